@@ -1,0 +1,164 @@
+/// Everything an analysis found: the value every reporter renders. See `Documentation/JSON.md`.
+public struct AnalysisReport: Sendable {
+    /// The JSON contract's version; bumped only on incompatible changes.
+    public static let schemaVersion = 1
+
+    public var inputs: [InputSummary]
+    public var processes: [ProcessReport]
+    public var options: AnalysisOptions
+
+    public init(inputs: [InputSummary], processes: [ProcessReport], options: AnalysisOptions) {
+        self.inputs = inputs
+        self.processes = processes
+        self.options = options
+    }
+
+    /// Every violation of every process, in input then line order.
+    public var violations: [Violation] { processes.flatMap(\.violations) }
+    /// Every completed launch that counts against the budget and exceeded it.
+    public var launchesOverBudget: [ProcessReport] { processes.filter { $0.launch?.overBudget == true } }
+    /// Inputs that could not be read.
+    public var failedInputs: [InputSummary] { inputs.filter { $0.error != nil } }
+    /// Lifecycle events over all inputs.
+    public var lifecycleEventCount: Int { inputs.reduce(0) { $0 + $1.lifecycleEvents } }
+
+    /// The documented exit status: 2 an input problem, 1 a finding, 0 clean.
+    public var exitStatus: ExitStatus {
+        if !failedInputs.isEmpty || lifecycleEventCount == 0 { return .inputProblem }
+        if !violations.isEmpty || !launchesOverBudget.isEmpty { return .findings }
+        return .clean
+    }
+
+    /// Episodes counted per scenario, in the order of ``Scenario/allCases``.
+    public var scenarioCounts: [(Scenario, Int)] {
+        var counts: [Scenario: Int] = [:]
+        for process in processes { for episode in process.episodes { counts[episode.scenario, default: 0] += 1 } }
+        return Scenario.allCases.compactMap { scenario in counts[scenario].map { (scenario, $0) } }
+    }
+}
+
+/// The process exit codes (also in the README).
+public enum ExitStatus: Int32, Sendable {
+    /// No violation, no launch over budget.
+    case clean = 0
+    /// At least one violation or launch over budget.
+    case findings = 1
+    /// An input could not be read, or no input held a lifecycle event.
+    case inputProblem = 2
+    /// The command line was wrong.
+    case usage = 64
+}
+
+/// How one input was read: every physical line is a record, a continuation, a blank line or unparsed.
+public struct InputSummary: Sendable {
+    public var name: String
+    public var bytes: Int64 = 0
+    public var lines = 0
+    public var records = 0
+    public var continuationLines = 0
+    public var blankLines = 0
+    public var unparsedLines = 0
+    /// Lines longer than the reader's bound, matched on their first bytes only.
+    public var truncatedLines = 0
+    public var lifecycleEvents = 0
+    /// The format most records matched (nil when no line matched any).
+    public var format: String?
+    /// Records per format id.
+    public var formatCounts: [String: Int] = [:]
+    /// The first few unparsed lines, so a reader can look at them.
+    public var unparsedSamples: [Int] = []
+    /// Why the input could not be read, if it could not.
+    public var error: TraceAnalyzeError?
+
+    public init(name: String) { self.name = name }
+}
+
+/// One process incarnation (process name + pid) of one input.
+public struct ProcessReport: Sendable {
+    public var name: String
+    public var pid: Int
+    public var input: String
+    public var firstLine: Int
+    public var lastLine: Int
+    public var firstTime: Timestamp?
+    public var lastTime: Timestamp?
+    /// Records the incarnation wrote.
+    public var records: Int
+    /// The state the log leaves it in.
+    public var finalState: AppState
+    public var launch: LaunchReport?
+    public var episodes: [Episode]
+    public var violations: [Violation]
+    /// Recognised events, in input order.
+    public var events: [TimelineEvent]
+
+    /// The name as shown to people: processes without a logged name are shown by pid.
+    public var displayName: String { name.isEmpty ? "pid \(pid)" : "\(name) [\(pid)]" }
+}
+
+/// A recognised event on a process's timeline.
+public struct TimelineEvent: Sendable {
+    public var event: LifecycleEvent
+    public var line: Int
+    public var time: Timestamp?
+    /// The state after the event.
+    public var state: AppState
+}
+
+/// A run of events that one user or system action caused.
+public struct Episode: Sendable {
+    public var scenario: Scenario
+    public var startLine: Int
+    public var endLine: Int
+    public var start: Timestamp?
+    public var end: Timestamp?
+    public var confidence: Confidence
+    public var causes: [String]
+    /// Why the detector chose this scenario (the gap it measured, the evidence it used).
+    public var evidence: String
+    /// For return-to-foreground: the resume time, willEnterForeground → didBecomeActive.
+    public var durationMs: Double?
+}
+
+/// A lifecycle event the state machine does not allow.
+public struct Violation: Sendable {
+    public var rule: ViolationRule
+    public var input: String
+    public var line: Int
+    public var time: Timestamp?
+    /// The state before the event.
+    public var state: AppState
+    public var event: LifecycleEvent
+    public var expected: String
+    public var message: String
+}
+
+/// The launch of an incarnation, from its first line to its first didBecomeActive.
+public struct LaunchReport: Sendable {
+    public var startLine: Int
+    public var start: Timestamp?
+    public var endLine: Int?
+    public var end: Timestamp?
+    /// Time to active; nil when the process never became active or the log has no times.
+    public var durationMs: Double?
+    public var budgetMs: Double
+    /// True only for a measured launch that counts against the budget and took longer.
+    public var overBudget: Bool
+    /// Kept out of budget checks (passed through background, prewarmed).
+    public var excluded: Bool
+    public var excludedReason: String?
+    /// Longer than the watchdog threshold (about 20 s, code 0x8badf00d).
+    public var watchdogRisk: Bool
+    public var milestones: [Milestone]
+}
+
+/// A point of a launch: the first line, didFinishLaunching, the first viewDidLoad, didBecomeActive …
+public struct Milestone: Sendable {
+    public var name: String
+    public var line: Int
+    public var time: Timestamp?
+    /// Since the launch started.
+    public var offsetMs: Double?
+    /// Since the milestone before (the phase's duration).
+    public var phaseMs: Double?
+}

@@ -1,0 +1,58 @@
+import PCRE2Kit
+
+/// Tells which lifecycle event, if any, a message means.
+///
+/// All vocabulary entries are compiled into one caseless alternation, each branch ending in `(*MARK:n)`,
+/// so one JIT-compiled search per message finds the entry (the leftmost match wins; entries are
+/// written so that no example matches two). Holds a ``Matcher``: one recogniser per thread.
+public final class EventRecognizer {
+    /// What a message was recognised as.
+    public struct Recognition: Equatable, Sendable {
+        public var entryID: String
+        public var event: LifecycleEvent
+    }
+
+    public let vocabulary: Vocabulary
+    private let matcher: Matcher
+    private let events: [LifecycleEvent]
+
+    public init(vocabulary: Vocabulary = .builtin) throws(TraceAnalyzeError) {
+        // Compile each entry alone first so that an error names the entry that has it.
+        for entry in vocabulary.entries {
+            do {
+                _ = try Regex(entry.pattern, options: [.caseless])
+            } catch {
+                throw .invalidPattern(owner: "vocabulary \(entry.id)", error: error)
+            }
+        }
+        let branches = vocabulary.entries.enumerated().map { index, entry in "(?:\(entry.pattern))(*MARK:\(index))" }
+        let combined = branches.isEmpty ? "(*FAIL)" : "(?:" + branches.joined(separator: "|") + ")"
+        do {
+            self.matcher = Matcher(try Regex(combined, options: [.caseless]))
+        } catch {
+            throw .invalidPattern(owner: "vocabulary", error: error)
+        }
+        self.vocabulary = vocabulary
+        self.events = vocabulary.entries.map(\.event)
+    }
+
+    /// The index of the vocabulary entry the message means, or nil.
+    @inline(__always)
+    public func entryIndex(_ message: UnsafeRawBufferPointer) -> Int? {
+        guard (try? matcher.matches(message)) == true, let mark = matcher.mark, let index = Int(mark) else {
+            return nil
+        }
+        return index
+    }
+
+    /// The event of the entry at `index`.
+    public func event(ofEntry index: Int) -> LifecycleEvent { events[index] }
+
+    /// Recognises a Swift string (tests, validation, cold paths).
+    public func recognize(_ message: String) -> Recognition? {
+        var copy = message
+        let index = copy.withUTF8 { entryIndex(UnsafeRawBufferPointer($0)) }
+        guard let index else { return nil }
+        return Recognition(entryID: vocabulary.entries[index].id, event: events[index])
+    }
+}

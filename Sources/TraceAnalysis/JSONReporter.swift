@@ -1,0 +1,158 @@
+/// Renders a report as the versioned JSON contract (`schemaVersion: 1`, `Documentation/trace-analyze.schema.json`).
+public enum JSONReporter {
+    public static func render(_ report: AnalysisReport, pretty: Bool = true) -> String {
+        value(report).serialized(pretty: pretty) + "\n"
+    }
+
+    /// The report as a JSON value (tests compare it structurally).
+    public static func value(_ report: AnalysisReport) -> JSONValue {
+        .object([
+            ("schemaVersion", .int(AnalysisReport.schemaVersion)),
+            ("tool", .object([("name", .string("trace-analyze")), ("version", .string(TraceAnalyzeVersion.current))])),
+            ("options", options(report.options)),
+            ("inputs", .array(report.inputs.map(input))),
+            ("processes", .array(report.processes.map(process))),
+            ("summary", summary(report)),
+        ])
+    }
+
+    static func options(_ options: AnalysisOptions) -> JSONValue {
+        .object([
+            ("launchBudgetMs", .double(options.launchBudgetMs)),
+            (
+                "appLaunchBudgetsMs",
+                .object(options.appLaunchBudgetsMs.sorted { $0.key < $1.key }.map { ($0.key, .double($0.value)) })
+            ),
+            ("watchdogMs", .double(options.watchdogMs)),
+            ("backgroundGapMs", .double(options.backgroundGapMs)),
+            ("alertGapMs", .double(options.alertGapMs)),
+            ("memoryWarningWindowMs", .double(options.memoryWarningWindowMs)),
+            ("prewarmGapMs", .double(options.prewarmGapMs)),
+            ("inputFormat", JSONValue(options.inputFormat)),
+        ])
+    }
+
+    static func input(_ input: InputSummary) -> JSONValue {
+        .object([
+            ("name", .string(input.name)),
+            ("format", JSONValue(input.format)),
+            ("formats", .object(input.formatCounts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ("bytes", .int(Int(input.bytes))),
+            ("lines", .int(input.lines)),
+            ("records", .int(input.records)),
+            ("continuationLines", .int(input.continuationLines)),
+            ("blankLines", .int(input.blankLines)),
+            ("unparsedLines", .int(input.unparsedLines)),
+            ("truncatedLines", .int(input.truncatedLines)),
+            ("lifecycleEvents", .int(input.lifecycleEvents)),
+            ("firstUnparsedLines", .array(input.unparsedSamples.map { .int($0) })),
+            ("error", JSONValue(input.error.map { String(describing: $0) })),
+        ])
+    }
+
+    static func process(_ process: ProcessReport) -> JSONValue {
+        .object([
+            ("name", .string(process.name)),
+            ("pid", .int(process.pid)),
+            ("input", .string(process.input)),
+            ("firstLine", .int(process.firstLine)),
+            ("lastLine", .int(process.lastLine)),
+            ("start", JSONValue(process.firstTime)),
+            ("end", JSONValue(process.lastTime)),
+            ("records", .int(process.records)),
+            ("finalState", .string(process.finalState.rawValue)),
+            ("launch", process.launch.map(launch) ?? .null),
+            ("episodes", .array(process.episodes.map(episode))),
+            ("violations", .array(process.violations.map(violation))),
+            ("events", .array(process.events.map(event))),
+        ])
+    }
+
+    static func launch(_ launch: LaunchReport) -> JSONValue {
+        .object([
+            ("startLine", .int(launch.startLine)),
+            ("endLine", JSONValue(launch.endLine)),
+            ("start", JSONValue(launch.start)),
+            ("end", JSONValue(launch.end)),
+            ("durationMs", JSONValue(launch.durationMs)),
+            ("budgetMs", .double(launch.budgetMs)),
+            ("overBudget", .bool(launch.overBudget)),
+            ("excluded", .bool(launch.excluded)),
+            ("excludedReason", JSONValue(launch.excludedReason)),
+            ("watchdogRisk", .bool(launch.watchdogRisk)),
+            (
+                "milestones",
+                .array(
+                    launch.milestones.map { milestone in
+                        .object([
+                            ("name", .string(milestone.name)),
+                            ("line", .int(milestone.line)),
+                            ("time", JSONValue(milestone.time)),
+                            ("offsetMs", JSONValue(milestone.offsetMs)),
+                            ("phaseMs", JSONValue(milestone.phaseMs)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    static func episode(_ episode: Episode) -> JSONValue {
+        .object([
+            ("scenario", .string(episode.scenario.rawValue)),
+            ("startLine", .int(episode.startLine)),
+            ("endLine", .int(episode.endLine)),
+            ("start", JSONValue(episode.start)),
+            ("end", JSONValue(episode.end)),
+            ("durationMs", JSONValue(episode.durationMs)),
+            ("confidence", .string(episode.confidence.rawValue)),
+            ("causes", .array(episode.causes.map { .string($0) })),
+            ("evidence", .string(episode.evidence)),
+        ])
+    }
+
+    static func violation(_ violation: Violation) -> JSONValue {
+        .object([
+            ("rule", .string(violation.rule.rawValue)),
+            ("ruleNumber", .int(violation.rule.number)),
+            ("input", .string(violation.input)),
+            ("line", .int(violation.line)),
+            ("time", JSONValue(violation.time)),
+            ("state", .string(violation.state.rawValue)),
+            ("event", .string(violation.event.rawValue)),
+            ("expected", .string(violation.expected)),
+            ("message", .string(violation.message)),
+        ])
+    }
+
+    static func event(_ event: TimelineEvent) -> JSONValue {
+        .object([
+            ("event", .string(event.event.rawValue)),
+            ("line", .int(event.line)),
+            ("time", JSONValue(event.time)),
+            ("state", .string(event.state.rawValue)),
+        ])
+    }
+
+    static func summary(_ report: AnalysisReport) -> JSONValue {
+        let launches = report.processes.compactMap(\.launch)
+        return .object([
+            ("inputs", .int(report.inputs.count)),
+            ("unreadableInputs", .int(report.failedInputs.count)),
+            ("lines", .int(report.inputs.reduce(0) { $0 + $1.lines })),
+            ("lifecycleEvents", .int(report.lifecycleEventCount)),
+            ("processes", .int(report.processes.count)),
+            ("episodes", .int(report.processes.reduce(0) { $0 + $1.episodes.count })),
+            ("scenarios", .object(report.scenarioCounts.map { ($0.0.rawValue, .int($0.1)) })),
+            ("violations", .int(report.violations.count)),
+            ("launches", .int(launches.count)),
+            ("launchesMeasured", .int(launches.filter { $0.durationMs != nil && !$0.excluded }.count)),
+            ("launchesOverBudget", .int(report.launchesOverBudget.count)),
+            ("exitCode", .int(Int(report.exitStatus.rawValue))),
+        ])
+    }
+}
+
+/// The tool's version, shown by `--version` and in JSON.
+public enum TraceAnalyzeVersion {
+    public static let current = "0.1.0"
+}

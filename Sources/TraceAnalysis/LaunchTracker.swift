@@ -1,0 +1,93 @@
+/// Measures one incarnation's launch: first line → first didBecomeActive, with milestones on the way (§5).
+struct LaunchTracker {
+    private let processStart: ScenarioDetector.Mark
+    private var milestones: [Milestone] = []
+    private var seen: Set<String> = []
+    private var launchSeen = false
+    private var passedThroughBackground = false
+    private var active: ScenarioDetector.Mark?
+    private var finishLaunching: ScenarioDetector.Mark?
+    /// Still collecting milestones (until the first transition after didBecomeActive).
+    private var open = true
+
+    /// View-controller milestones a launch reports, first occurrence of each.
+    static let milestoneEvents: Set<LifecycleEvent> = [
+        .awakeFromNib, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear,
+    ]
+
+    init(processStart: ScenarioDetector.Mark) { self.processStart = processStart }
+
+    /// Feeds every recognised event of the incarnation, in order.
+    mutating func observe(_ occurrence: EventOccurrence) {
+        guard open else { return }
+        let event = occurrence.event
+        let mark = ScenarioDetector.Mark(occurrence)
+        switch event {
+        case .willFinishLaunching, .didFinishLaunching:
+            if launchSeen, event == .didFinishLaunching, seen.contains(event.rawValue) { open = false; return }
+            launchSeen = true
+            if finishLaunching == nil || event == .didFinishLaunching { finishLaunching = mark }
+            add(event.rawValue, mark)
+        case .didEnterBackground:
+            guard launchSeen else { return }
+            if active == nil { passedThroughBackground = true } else { open = false }
+        case .didBecomeActive:
+            guard launchSeen else { return }
+            if active == nil {
+                active = mark
+                add(event.rawValue, mark)
+            } else {
+                open = false
+            }
+        case _ where LaunchTracker.milestoneEvents.contains(event):
+            // Milestones count until the first transition after didBecomeActive (viewDidAppear often follows it).
+            add("first-" + event.rawValue, mark)
+        case _ where event.isTransition:
+            if active != nil { open = false }
+        default:
+            break
+        }
+    }
+
+    private mutating func add(_ name: String, _ mark: ScenarioDetector.Mark) {
+        guard !seen.contains(name) else { return }
+        seen.insert(name)
+        let offset = processStart.time.flatMap { start in mark.time.map { start.milliseconds(to: $0) } }
+        milestones.append(Milestone(name: name, line: mark.line, time: mark.time, offsetMs: offset, phaseMs: nil))
+    }
+
+    /// The launch report, or nil when the log does not show this incarnation's launch.
+    func report(process: String, options: AnalysisOptions) -> LaunchReport? {
+        guard launchSeen else { return nil }
+        var points = milestones
+        if points.first?.line != processStart.line {
+            points.insert(
+                Milestone(name: "first-line", line: processStart.line, time: processStart.time, offsetMs: 0, phaseMs: nil),
+                at: 0)
+        }
+        points.sort { $0.line < $1.line }
+        for index in points.indices {
+            points[index].offsetMs = processStart.time.flatMap { s in points[index].time.map { s.milliseconds(to: $0) } }
+            if index > 0, let a = points[index - 1].time, let b = points[index].time {
+                points[index].phaseMs = a.milliseconds(to: b)
+            }
+        }
+        let duration = active.flatMap { end in processStart.time.flatMap { s in end.time.map { s.milliseconds(to: $0) } } }
+        var reason: String? = nil
+        if passedThroughBackground {
+            reason = "launched into background first"
+        } else if let finish = finishLaunching?.time, let start = processStart.time,
+            start.milliseconds(to: finish) > options.prewarmGapMs
+        {
+            reason =
+                "prewarmed: first line \(DurationFormat.text(start.milliseconds(to: finish))) before didFinishLaunching"
+        }
+        let budget = options.launchBudget(for: process)
+        let excluded = reason != nil
+        let over = !excluded && (duration.map { $0 > budget } ?? false)
+        return LaunchReport(
+            startLine: processStart.line, start: processStart.time, endLine: active?.line, end: active?.time,
+            durationMs: duration, budgetMs: budget, overBudget: over, excluded: excluded, excludedReason: reason,
+            watchdogRisk: !excluded && (duration.map { $0 > options.watchdogMs } ?? false), milestones: points)
+    }
+}

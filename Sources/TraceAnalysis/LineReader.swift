@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads a file descriptor in large chunks and hands out physical lines as byte buffers, without copying.
+///
+/// Lines end at LF; a CR before the LF is dropped (CRLF files). The last line needs no final newline.
+/// Memory is one chunk plus the longest line it keeps: a line longer than ``maximumLineLength`` is handed
+/// out cut to that length (flagged as truncated) and the rest of it is skipped, so one 100 MB line
+/// costs no more memory than a short one. Bytes are never decoded: invalid UTF-8 passes through untouched.
+public struct LineReader: ~Copyable {
+    /// The default read size.
+    public static let defaultChunkSize = 1 << 20
+    /// The default bound on the bytes of one line that are kept.
+    public static let defaultMaximumLineLength = 64 * 1024
+
+    public let chunkSize: Int
+    public let maximumLineLength: Int
+    private let fd: Int32
+    /// Bytes to read instead of `fd` (tests, in-memory captures).
+    private let memory: [UInt8]?
+    private var memoryOffset = 0
+    private let buffer: UnsafeMutableRawPointer
+    private let capacity: Int
+
+    /// Lines handed out so far.
+    public private(set) var lineCount = 0
+    /// Bytes read so far.
+    public private(set) var byteCount: Int64 = 0
+    /// Lines that were longer than ``maximumLineLength`` and were cut.
+    public private(set) var truncatedLineCount = 0
+
+    /// Reads from `fd`, which the caller keeps open and closes.
+    public init(fd: Int32, chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength) {
+        self.fd = fd
+        self.memory = nil
+        self.chunkSize = max(chunkSize, 16)
+        self.maximumLineLength = max(maximumLineLength, 16)
+        self.capacity = self.chunkSize + self.maximumLineLength
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    /// Reads from bytes in memory, in the same chunks a file would be read in.
+    public init(bytes: [UInt8], chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength) {
+        self.fd = -1
+        self.memory = bytes
+        self.chunkSize = max(chunkSize, 16)
+        self.maximumLineLength = max(maximumLineLength, 16)
+        self.capacity = self.chunkSize + self.maximumLineLength
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    private mutating func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        guard let memory else { return read(fd, destination, count) }
+        let take = min(count, chunkSize, memory.count - memoryOffset)
+        memory.withUnsafeBytes { source in
+            if take > 0, let base = source.baseAddress { destination.copyMemory(from: base + memoryOffset, byteCount: take) }
+        }
+        memoryOffset += take
+        return take
+    }
+
+    /// Calls `body` with each line (without its ending) and whether it was cut, until the end of input.
+    /// Throws the `errno` of a failed read.
+    public mutating func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
+        var pending = 0  // bytes at the start of `buffer` that belong to an unfinished line
+        var skipping = false  // discarding the rest of a line that was already handed out cut
+        while true {
+            let got = fill(buffer + pending, capacity - pending)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(code: errno)
+            }
+            if got == 0 { break }
+            byteCount += Int64(got)
+            let end = pending + got
+            var start = 0
+            while start < end {
+                let rest = end - start
+                guard let found = memchr(buffer + start, 0x0A, rest) else { break }
+                let newline = buffer.distance(to: found)
+                if skipping {
+                    skipping = false
+                } else {
+                    try emit(start, newline, body)
+                }
+                start = newline + 1
+            }
+            // What is left is the beginning of a line whose end has not been read yet.
+            var remaining = end - start
+            if skipping {
+                remaining = 0
+            } else if remaining >= maximumLineLength {
+                try emit(start, start + maximumLineLength, body, truncated: true)
+                skipping = true
+                remaining = 0
+            }
+            if remaining > 0, start > 0 { memmove(buffer, buffer + start, remaining) }
+            pending = remaining
+        }
+        if pending > 0 { try emit(0, pending, body) }
+    }
+
+    private mutating func emit(
+        _ start: Int, _ end: Int, _ body: (UnsafeRawBufferPointer, Bool) throws -> Void, truncated: Bool = false
+    ) throws {
+        var stop = end
+        if !truncated, stop > start, buffer.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
+        lineCount += 1
+        if truncated { truncatedLineCount += 1 }
+        try body(UnsafeRawBufferPointer(start: buffer + start, count: stop - start), truncated)
+    }
+
+    /// A failed `read(2)`.
+    public struct ReadError: Error, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { String(cString: strerror(code)) }
+    }
+}

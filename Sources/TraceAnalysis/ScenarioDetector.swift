@@ -1,0 +1,259 @@
+/// Turns one incarnation's steps into episodes with scenario ids (§4 of the model).
+///
+/// It works incrementally: each step either closes an episode or leaves one pending (an interruption
+/// that may still turn into `left-via-alert`, say), so the same code can serve a live stream.
+struct ScenarioDetector {
+    private(set) var episodes: [Episode] = []
+    private var pending: Pending = .none
+    private let options: AnalysisOptions
+
+    /// A point of the log: a line and its time.
+    struct Mark {
+        var line: Int
+        var time: Timestamp?
+        init(_ occurrence: EventOccurrence) {
+            line = occurrence.line
+            time = occurrence.time
+        }
+        init(line: Int, time: Timestamp?) {
+            self.line = line
+            self.time = time
+        }
+    }
+
+    private enum Pending {
+        case none
+        /// didFinishLaunching seen; the launch runs from the incarnation's first line.
+        case launch(start: Mark)
+        /// willResignActive seen, nothing after it yet.
+        case resign(Mark)
+        /// willResignActive → didBecomeActive: an interruption, unless a quick resign follows (left-via-alert).
+        case resolved(resign: Mark, active: Mark)
+        /// … → didBecomeActive → willResignActive soon after: left-via-alert if didEnterBackground follows.
+        case alertResign(resign: Mark, active: Mark, secondResign: Mark)
+        /// willEnterForeground seen, waiting for didBecomeActive.
+        case foreground(Mark)
+    }
+
+    init(options: AnalysisOptions) { self.options = options }
+
+    /// Feeds one transition step; `processStart` is the incarnation's first line (where a launch starts).
+    mutating func handle(_ step: Step, processStart: Mark) {
+        let here = Mark(step.occurrence)
+        switch step.event {
+        case .willFinishLaunching, .didFinishLaunching:
+            if case .launch = pending { return }
+            flush()
+            pending = .launch(start: processStart)
+
+        case .didBecomeActive:
+            switch pending {
+            case .launch(let start):
+                emit(.launch, start, here, .high, evidence: "first didBecomeActive after didFinishLaunching")
+                pending = .none
+            case .foreground(let start):
+                emit(
+                    .returnToForeground, start, here, .high, evidence: "willEnterForeground → didBecomeActive",
+                    duration: milliseconds(start, here))
+                pending = .none
+            case .resign(let resign):
+                pending = .resolved(resign: resign, active: here)
+            case .alertResign(let resign, let active, let second):
+                emit(.interruption, resign, active, .high, evidence: "willResignActive → didBecomeActive")
+                pending = .resolved(resign: second, active: here)
+            case .resolved:
+                flush()
+            case .none:
+                if step.before == .background {
+                    emit(
+                        .returnToForeground, here, here, .low,
+                        evidence: "didBecomeActive straight from background (willEnterForeground not logged)")
+                }
+            }
+
+        case .willResignActive:
+            if case .resolved(let resign, let active) = pending, let gap = milliseconds(active, here),
+                gap <= options.alertGapMs
+            {
+                pending = .alertResign(resign: resign, active: active, secondResign: here)
+                return
+            }
+            flush()
+            pending = .resign(here)
+
+        case .didEnterBackground:
+            switch pending {
+            case .launch(let start):
+                emit(
+                    .backgroundLaunch, start, here, .high,
+                    evidence: "didFinishLaunching → didEnterBackground without didBecomeActive")
+                pending = .none
+            case .resign(let resign):
+                emitBackground(from: resign, to: here)
+                pending = .none
+            case .alertResign(let resign, let active, let second):
+                if let gap = milliseconds(second, here), gap > options.backgroundGapMs {
+                    emit(.interruption, resign, active, .high, evidence: "willResignActive → didBecomeActive")
+                    emitBackground(from: second, to: here)
+                } else {
+                    let quick = milliseconds(active, second).map { "\(Self.format($0)) after becoming active" }
+                    emit(
+                        .leftViaAlert, resign, here, .medium,
+                        evidence:
+                            "interruption resolved, then willResignActive → didEnterBackground \(quick ?? "right away")"
+                    )
+                }
+                pending = .none
+            default:
+                flush()
+                if step.before == .active {
+                    emit(
+                        .enterBackground, here, here, .low,
+                        evidence: "didEnterBackground straight from active (willResignActive not logged)")
+                }
+            }
+
+        case .willEnterForeground:
+            flush()
+            pending = .foreground(here)
+
+        case .willTerminate:
+            if case .resign(let resign) = pending {
+                emit(.termination, resign, here, .high, evidence: "willResignActive → willTerminate")
+                pending = .none
+            } else {
+                flush()
+                emit(.termination, here, here, .high, evidence: "willTerminate")
+            }
+
+        default:
+            break
+        }
+    }
+
+    /// A memory warning; warnings within the window are one episode.
+    mutating func memoryWarning(_ occurrence: EventOccurrence) {
+        let here = Mark(occurrence)
+        if let index = episodes.lastIndex(where: { $0.scenario == .memoryWarning }),
+            let gap = milliseconds(
+                Mark(line: episodes[index].endLine, time: episodes[index].end), here),
+            gap <= options.memoryWarningWindowMs, gap >= 0
+        {
+            episodes[index].endLine = here.line
+            episodes[index].end = here.time
+            return
+        }
+        emit(.memoryWarning, here, here, .high, evidence: "didReceiveMemoryWarning")
+    }
+
+    /// The incarnation was replaced by a new pid of the same name without willTerminate.
+    mutating func killed(state: AppState, lastRecord: Mark, successor: Mark, successorName: String) {
+        var start = lastRecord
+        switch pending {
+        case .launch(let launchStart): start = launchStart
+        case .resign(let resign): start = resign
+        case .alertResign(let resign, let active, let second):
+            emit(.interruption, resign, active, .high, evidence: "willResignActive → didBecomeActive")
+            start = second
+        case .resolved, .foreground, .none: flush()
+        }
+        pending = .none
+        let evidence = "\(successorName) started at line \(successor.line) without willTerminate here"
+        switch state {
+        case .background:
+            emit(.killedInBackground, start, successor, .medium, evidence: "ended in background; " + evidence)
+        case .active, .inactive, .launching:
+            emit(.killedInForeground, start, successor, .medium, evidence: "ended while \(state.rawValue); " + evidence)
+        case .terminated, .unknown, .notRunning:
+            break
+        }
+    }
+
+    /// The end of the log: an interruption still open is `unresolved-interruption`.
+    mutating func finish(lastRecord: Mark) {
+        switch pending {
+        case .resign(let resign):
+            emit(
+                .unresolvedInterruption, resign, lastRecord, .high,
+                evidence: "the log ends while inactive after willResignActive")
+        case .alertResign(let resign, let active, let second):
+            emit(.interruption, resign, active, .high, evidence: "willResignActive → didBecomeActive")
+            emit(
+                .unresolvedInterruption, second, lastRecord, .high,
+                evidence: "the log ends while inactive after willResignActive")
+        default:
+            flush()
+        }
+        pending = .none
+        episodes.sort { $0.startLine < $1.startLine }
+    }
+
+    /// Closes whatever is pending that no longer waits for anything.
+    private mutating func flush() {
+        if case .resolved(let resign, let active) = pending {
+            emit(.interruption, resign, active, .high, evidence: "willResignActive → didBecomeActive")
+        }
+        pending = .none
+    }
+
+    private mutating func emitBackground(from resign: Mark, to here: Mark) {
+        let threshold = options.backgroundGapMs
+        guard let gap = milliseconds(resign, here) else {
+            emit(
+                .enterBackground, resign, here, .low,
+                evidence: "willResignActive → didEnterBackground (no timestamps to measure the gap)")
+            return
+        }
+        let measured = "\(Self.format(gap)) between willResignActive and didEnterBackground"
+        if gap <= threshold {
+            let confidence: Confidence = gap <= threshold * 0.75 ? .high : .medium
+            emit(.enterBackground, resign, here, confidence, evidence: "\(measured) (≤ \(Self.format(threshold)))")
+        } else {
+            let confidence: Confidence = gap >= threshold * 1.5 ? .high : .medium
+            emit(
+                .interruptionToBackground, resign, here, confidence,
+                evidence: "\(measured) (> \(Self.format(threshold)))")
+        }
+    }
+
+    private mutating func emit(
+        _ scenario: Scenario, _ start: Mark, _ end: Mark, _ confidence: Confidence, evidence: String,
+        duration: Double? = nil
+    ) {
+        episodes.append(
+            Episode(
+                scenario: scenario, startLine: start.line, endLine: end.line, start: start.time, end: end.time,
+                confidence: confidence, causes: scenario.causes, evidence: evidence, durationMs: duration))
+    }
+
+    private func milliseconds(_ from: Mark, _ to: Mark) -> Double? {
+        guard let a = from.time, let b = to.time else { return nil }
+        return a.milliseconds(to: b)
+    }
+
+    /// `27 ms`, `6.56 s`.
+    static func format(_ ms: Double) -> String { DurationFormat.text(ms) }
+}
+
+/// Renders durations for people.
+public enum DurationFormat {
+    /// `0.4 ms`, `27 ms`, `6.56 s`, `2 min 5 s`.
+    public static func text(_ ms: Double) -> String {
+        let magnitude = abs(ms)
+        if magnitude < 1 { return "\(trim(round(ms, 2))) ms" }
+        if magnitude < 1000 { return "\(trim(round(ms, magnitude < 10 ? 1 : 0))) ms" }
+        if magnitude < 60_000 { return "\(trim(round(ms / 1000, 2))) s" }
+        let totalSeconds = Int((ms / 1000).rounded())
+        return "\(totalSeconds / 60) min \(totalSeconds % 60) s"
+    }
+
+    static func round(_ value: Double, _ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+
+    static func trim(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,195 @@
+/// Renders a report for a person reading a terminal: per input, per process a timeline of episodes,
+/// the launch against its budget and the violations with their lines; then a summary.
+public struct TextReporter: Sendable {
+    /// Use ANSI colours (only on a terminal, never with `NO_COLOR`: the caller decides).
+    public var color: Bool
+    /// List every recognised event under its process, not only the episodes.
+    public var showEvents: Bool
+
+    public init(color: Bool = false, showEvents: Bool = false) {
+        self.color = color
+        self.showEvents = showEvents
+    }
+
+    public func render(_ report: AnalysisReport) -> String {
+        var out = ""
+        for input in report.inputs {
+            out += inputHeader(input)
+            for process in report.processes where process.input == input.name {
+                out += "\n" + render(process)
+            }
+            out += "\n"
+        }
+        out += summary(report)
+        return out
+    }
+
+    private func inputHeader(_ input: InputSummary) -> String {
+        let name = bold(Sanitizer.terminal(input.name))
+        if let error = input.error {
+            return "\(name) — \(paint(.red, "unreadable")): \(Sanitizer.terminal(String(describing: error)))\n"
+        }
+        var parts = ["\(input.records) records"]
+        if input.continuationLines > 0 { parts.append("\(input.continuationLines) continuation") }
+        if input.blankLines > 0 { parts.append("\(input.blankLines) blank") }
+        var unparsed = "\(input.unparsedLines) unparsed"
+        if !input.unparsedSamples.isEmpty {
+            let more = input.unparsedLines > input.unparsedSamples.count ? ", …" : ""
+            unparsed += " (line \(input.unparsedSamples.map(String.init).joined(separator: ", "))\(more))"
+        }
+        parts.append(unparsed)
+        if input.truncatedLines > 0 { parts.append("\(input.truncatedLines) cut at 64 KiB") }
+        let format = input.format ?? "no known format"
+        var text = "\(name) — \(format) · \(input.lines) lines: \(parts.joined(separator: ", "))"
+        text += " · \(input.lifecycleEvents) lifecycle events\n"
+        return text
+    }
+
+    private func render(_ process: ProcessReport) -> String {
+        var out = ""
+        var span = "lines \(process.firstLine)–\(process.lastLine)"
+        if let first = process.firstTime, let last = process.lastTime {
+            span += " · \(first.timeOfDay) → \(last.timeOfDay)"
+        }
+        out += "  \(bold(Sanitizer.terminal(process.displayName)))  \(dim(span)) · ends \(process.finalState.rawValue)\n"
+        if let launch = process.launch { out += self.launch(launch) }
+        if !process.episodes.isEmpty {
+            for episode in process.episodes { out += self.episode(episode) }
+        } else {
+            out += dim("    no episode: no app-delegate transition was logged") + "\n"
+        }
+        if showEvents {
+            for event in process.events {
+                let time = event.time.map { $0.timeOfDay + "  " } ?? ""
+                out += dim("      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)") + "\n"
+            }
+        }
+        for violation in process.violations { out += self.violation(violation) }
+        return out
+    }
+
+    private func launch(_ launch: LaunchReport) -> String {
+        var line = "    launch  "
+        if let duration = launch.durationMs {
+            line += bold(DurationFormat.text(duration)) + " to active (budget \(DurationFormat.text(launch.budgetMs)))  "
+            if launch.excluded {
+                line += paint(.yellow, "not checked: \(launch.excludedReason ?? "excluded")")
+            } else if launch.overBudget {
+                line += paint(.red, "✗ over budget by \(DurationFormat.text(duration - launch.budgetMs))")
+            } else {
+                line += paint(.green, "✓ within budget")
+            }
+            if launch.watchdogRisk { line += paint(.red, "  watchdog territory (0x8badf00d)") }
+        } else if launch.excluded {
+            line += paint(.yellow, "not checked: \(launch.excludedReason ?? "excluded"), never active in this log")
+        } else if launch.endLine == nil {
+            line += paint(.yellow, "never became active in this log")
+        } else {
+            line += dim("no timestamps to measure")
+        }
+        var out = line + "\n"
+        let points = launch.milestones.map { milestone -> String in
+            let offset = milestone.offsetMs.map { " +" + DurationFormat.text($0) } ?? ""
+            return "\(milestone.name) L\(milestone.line)\(offset)"
+        }
+        if !points.isEmpty { out += dim("      " + points.joined(separator: " · ")) + "\n" }
+        return out
+    }
+
+    private func episode(_ episode: Episode) -> String {
+        let lines = episode.startLine == episode.endLine ? "L\(episode.startLine)" : "L\(episode.startLine)–\(episode.endLine)"
+        let time = episode.start?.timeOfDay ?? ""
+        let scenario = episode.scenario.rawValue.padding(26)
+        var out = "    \(lines.padding(11)) \(time.padding(15)) \(paint(color(for: episode.scenario), scenario))"
+        out += " \(episode.confidence.rawValue.padding(6))"
+        if let duration = episode.durationMs { out += " " + DurationFormat.text(duration) }
+        out += "\n"
+        out += dim("        \(episode.evidence) — \(episode.causes.joined(separator: "; "))") + "\n"
+        return out
+    }
+
+    private func violation(_ violation: Violation) -> String {
+        let time = violation.time.map { " \($0.timeOfDay)" } ?? ""
+        let head = paint(.red, "    ✗ violation \(violation.rule.number) \(violation.rule.rawValue)")
+        return "\(head)  L\(violation.line)\(time)\n" + "        \(Sanitizer.terminal(violation.message))\n"
+    }
+
+    private func summary(_ report: AnalysisReport) -> String {
+        let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
+        let scenarios = report.scenarioCounts.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
+        let launches = report.processes.compactMap(\.launch)
+        let measured = launches.filter { $0.durationMs != nil && !$0.excluded }
+        var out = bold("Summary") + ": \(report.inputs.count) input\(report.inputs.count == 1 ? "" : "s"), "
+        out += "\(report.processes.count) process\(report.processes.count == 1 ? "" : "es"), "
+        out += "\(episodes) episode\(episodes == 1 ? "" : "s")"
+        if !scenarios.isEmpty { out += " (\(scenarios))" }
+        out += "\n"
+        let violations = report.violations.count
+        out += "  violations: " + (violations == 0 ? paint(.green, "none") : paint(.red, "\(violations)")) + "\n"
+        var launchLine = "  launches: \(launches.count), \(measured.count) measured"
+        let over = report.launchesOverBudget.count
+        launchLine += over == 0 ? ", none over budget" : ", " + paint(.red, "\(over) over budget")
+        if let slowest = measured.compactMap(\.durationMs).max() { launchLine += ", slowest \(DurationFormat.text(slowest))" }
+        out += launchLine + "\n"
+        switch report.exitStatus {
+        case .clean: out += "  result: " + paint(.green, "clean") + " (exit 0)\n"
+        case .findings: out += "  result: " + paint(.red, "findings") + " (exit 1)\n"
+        case .inputProblem:
+            let reason =
+                report.failedInputs.isEmpty ? "no lifecycle events found" : "\(report.failedInputs.count) input(s) unreadable"
+            out += "  result: " + paint(.yellow, "input problem: \(reason)") + " (exit 2)\n"
+        case .usage: break
+        }
+        return out
+    }
+
+    // MARK: Styling
+
+    enum Colour: String {
+        case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
+    }
+
+    private func color(for scenario: Scenario) -> Colour {
+        switch scenario {
+        case .launch, .returnToForeground: return .green
+        case .killedInForeground, .unresolvedInterruption: return .red
+        case .killedInBackground, .memoryWarning, .termination: return .yellow
+        case .interruption, .leftViaAlert, .interruptionToBackground: return .magenta
+        case .enterBackground, .backgroundLaunch: return .cyan
+        }
+    }
+
+    private func paint(_ colour: Colour, _ text: String) -> String {
+        color ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    private func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    private func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+}
+
+extension String {
+    /// Left-aligned in `width` columns (never cut).
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// Makes log text safe to show: control characters (ANSI escapes included) become visible escapes.
+public enum Sanitizer {
+    public static func terminal(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}

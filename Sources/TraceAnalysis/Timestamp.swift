@@ -1,0 +1,106 @@
+/// A log timestamp as written: the wall-clock time, its UTC offset when the log gave one, and its precision.
+///
+/// Parsed straight from bytes (no DateFormatter). Zone-less timestamps stay wall-clock times; differences
+/// between two of them are exact as long as both come from the same clock.
+public struct Timestamp: Sendable, Hashable, Comparable {
+    /// Microseconds since 1970-01-01 00:00:00 of the wall clock the log was written in.
+    public var wallMicros: Int64
+    /// The UTC offset in seconds, when the log states one.
+    public var utcOffsetSeconds: Int32?
+    /// Digits of fractional seconds the log wrote (0, 3 for ms, 6 for µs, up to 9).
+    public var fractionDigits: UInt8
+
+    public init(wallMicros: Int64, utcOffsetSeconds: Int32?, fractionDigits: UInt8) {
+        self.wallMicros = wallMicros
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.fractionDigits = fractionDigits
+    }
+
+    /// Microseconds since the Unix epoch in UTC when the offset is known; the wall-clock value otherwise.
+    public var instantMicros: Int64 {
+        guard let utcOffsetSeconds else { return wallMicros }
+        return wallMicros - Int64(utcOffsetSeconds) * 1_000_000
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.instantMicros < rhs.instantMicros }
+
+    /// Milliseconds from `self` to `later` (negative if `later` is earlier).
+    public func milliseconds(to later: Timestamp) -> Double {
+        Double(later.instantMicros - instantMicros) / 1000
+    }
+
+    /// ISO 8601 text with the precision and the offset the log had: `2019-05-04T10:46:18.564743-05:00`.
+    public var iso8601: String {
+        let (days, secondsOfDay) = Timestamp.floorDivide(wallMicros, 86_400_000_000)
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        let micros = secondsOfDay % 1_000_000
+        let seconds = secondsOfDay / 1_000_000
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+        text += "\(pad(Int(seconds / 3600), 2)):\(pad(Int(seconds / 60 % 60), 2)):\(pad(Int(seconds % 60), 2))"
+        if fractionDigits > 0 {
+            let digits = min(Int(fractionDigits), 6)
+            var fraction = Int(micros)
+            for _ in digits..<6 { fraction /= 10 }
+            text += "." + pad(fraction, digits)
+        }
+        if let utcOffsetSeconds {
+            if utcOffsetSeconds == 0 {
+                text += "Z"
+            } else {
+                let magnitude = Int(abs(utcOffsetSeconds))
+                text += (utcOffsetSeconds < 0 ? "-" : "+") + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
+            }
+        }
+        return text
+    }
+
+    /// The time of day as the log wrote it, for compact reports: `12:24:09.948`.
+    public var timeOfDay: String {
+        let text = iso8601
+        guard let tee = text.firstIndex(of: "T") else { return text }
+        var rest = text[text.index(after: tee)...]
+        if let zone = rest.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) { rest = rest[..<zone] }
+        return String(rest)
+    }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    // MARK: Calendar arithmetic (proleptic Gregorian, Howard Hinnant's algorithms)
+
+    /// Days since 1970-01-01 for a civil date.
+    public static func days(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays z0: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (Int(m <= 2 ? y + 1 : y), Int(m), Int(d))
+    }
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+        var q = a / b
+        var r = a % b
+        if r < 0 {
+            q -= 1
+            r += b
+        }
+        return (q, r)
+    }
+}

@@ -1,0 +1,54 @@
+import PCRE2Kit
+
+/// Every failure that stops trace-analyze (or one of its inputs), with one message each.
+///
+/// Findings about the log (violations, slow launches) are values in ``AnalysisReport``, never errors.
+public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An input could not be opened.
+    case cannotOpen(path: String, reason: String)
+    /// Reading an input failed part-way.
+    case readFailed(path: String, reason: String)
+    /// An input is a folder (folders come with batch mode).
+    case isDirectory(path: String)
+    /// A format or vocabulary pattern does not compile.
+    case invalidPattern(owner: String, error: RegexError)
+    /// A format lacks a capture the pipeline needs, or names one it does not know.
+    case invalidFormat(id: String, problem: String)
+    /// A sample line does not match exactly one format / vocabulary entry, or extracts the wrong fields.
+    case sampleMismatch(owner: String, sample: String, problem: String)
+    /// `--input-format` names no known format.
+    case unknownFormat(id: String, known: [String])
+    /// A duration option could not be read.
+    case invalidDuration(option: String, value: String)
+    /// No input held a single lifecycle event.
+    case noLifecycleEvents(inputs: [String])
+    /// An output could not be written.
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "\(path): cannot open: \(reason)"
+        case .readFailed(let path, let reason):
+            return "\(path): read failed: \(reason)"
+        case .isDirectory(let path):
+            return "\(path): is a folder; name the log files inside it"
+        case .invalidPattern(let owner, let error):
+            return "\(owner): \(error)"
+        case .invalidFormat(let id, let problem):
+            return "format \(id): \(problem)"
+        case .sampleMismatch(let owner, let sample, let problem):
+            return "\(owner): sample \"\(sample)\": \(problem)"
+        case .unknownFormat(let id, let known):
+            return "unknown input format \"\(id)\"; known formats: \(known.joined(separator: ", "))"
+        case .invalidDuration(let option, let value):
+            return "\(option): \"\(value)\" is not a duration; write it like 400ms, 1.5s or 2m"
+        case .noLifecycleEvents(let inputs):
+            let names = inputs.joined(separator: ", ")
+            return "no lifecycle events found in \(names): no app-delegate, scene or view-controller callback was "
+                + "recognised. Is this an app's console log? Run `trace-analyze formats` to see the line formats read."
+        case .cannotWrite(let path, let reason):
+            return "\(path): cannot write: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// One way of writing a lifecycle event in a log message, as data: a pattern, examples and bait.
+///
+/// Patterns are PCRE2, caseless, byte semantics, searched anywhere in the message. As with SwiftLint's
+/// rule examples, every `examples` message must be recognised as this entry's event and every `bait`
+/// message must be recognised as nothing; ``Vocabulary/validate()`` and the test suite check both.
+public struct VocabularyEntry: Sendable, Codable, Hashable {
+    /// Stable id of the entry (kebab-case).
+    public var id: String
+    /// The event the entry recognises.
+    public var event: LifecycleEvent
+    /// PCRE2 pattern searched in the message.
+    public var pattern: String
+    /// Messages, as people really log them, that must mean `event`.
+    public var examples: [String]
+    /// Look-alike messages that must mean nothing.
+    public var bait: [String]
+
+    public init(id: String, event: LifecycleEvent, pattern: String, examples: [String], bait: [String] = []) {
+        self.id = id
+        self.event = event
+        self.pattern = pattern
+        self.examples = examples
+        self.bait = bait
+    }
+}
+
+/// The table of entries the recogniser uses.
+public struct Vocabulary: Sendable {
+    public var entries: [VocabularyEntry]
+
+    public init(entries: [VocabularyEntry]) { self.entries = entries }
+
+    /// Checks that every example means its own entry's event and every piece of bait means nothing.
+    public func validate() throws(TraceAnalyzeError) {
+        let recognizer = try EventRecognizer(vocabulary: self)
+        for entry in entries {
+            if entry.examples.isEmpty {
+                throw .sampleMismatch(owner: "vocabulary \(entry.id)", sample: "", problem: "has no example message")
+            }
+            for example in entry.examples {
+                let found = recognizer.recognize(example)
+                guard found?.entryID == entry.id else {
+                    let problem =
+                        found.map { "is recognised as \($0.entryID) (\($0.event.rawValue))" } ?? "is not recognised"
+                    throw .sampleMismatch(owner: "vocabulary \(entry.id)", sample: example, problem: problem)
+                }
+            }
+            for bait in entry.bait {
+                if let found = recognizer.recognize(bait) {
+                    throw .sampleMismatch(
+                        owner: "vocabulary \(entry.id)", sample: bait,
+                        problem: "is bait but is recognised as \(found.entryID) (\(found.event.rawValue))")
+                }
+            }
+        }
+    }
+}

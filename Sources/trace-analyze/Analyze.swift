@@ -1,0 +1,137 @@
+import ArgumentParser
+import TraceAnalysis
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `trace-analyze analyze`: parse arguments, run the library, print, map to an exit code. Nothing else.
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse captures (the default command).",
+        discussion: "With no FILE and standard input not a terminal, the capture is read from standard input.")
+
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    @Argument(help: "Log files to analyse; `-` is standard input.")
+    var files: [String] = []
+
+    @Option(name: .long, help: "Report format: text or json.")
+    var format: ReportFormat = .text
+
+    @Option(name: .long, help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Launch budget to first didBecomeActive (default 400ms); `APP=DURATION` sets one app's budget. Repeatable.",
+            valueName: "[APP=]DURATION"))
+    var launchBudget: [String] = []
+
+    @Option(name: .long, help: "A launch longer than this is flagged as watchdog territory.")
+    var watchdog: String = "20s"
+
+    @Option(name: .long, help: "willResignActive → didEnterBackground within this gap is enter-background, else interruption-to-background.")
+    var backgroundGap: String = "2s"
+
+    @Option(name: .long, help: "didBecomeActive → willResignActive within this gap inside an interruption is left-via-alert.")
+    var alertGap: String = "1s"
+
+    @Option(name: .long, help: "Memory warnings closer than this are one memory-warning episode.")
+    var memoryWarningWindow: String = "1s"
+
+    @Option(name: .long, help: "A first line this long before didFinishLaunching means a prewarmed launch (kept out of budget checks).")
+    var prewarmGap: String = "10s"
+
+    @Option(name: .long, help: "Parse every input with this format only (nslog-modern, nslog-classic, nslog-untimed).")
+    var inputFormat: String?
+
+    @Option(name: .long, help: "Colour in the text report: auto (only on a terminal, never with NO_COLOR), always, never.")
+    var color: ColorMode = .auto
+
+    @Flag(name: .long, help: "List every recognised event under its process in the text report.")
+    var events = false
+
+    func run() throws {
+        let options = try analysisOptions()
+        let sources = try inputSources()
+        let analyzer: Analyzer
+        do {
+            analyzer = try Analyzer(options: options)
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+        let report = analyzer.analyze(sources)
+        for input in report.failedInputs {
+            if let error = input.error { Terminal.warn(String(describing: error)) }
+        }
+        if report.failedInputs.count < report.inputs.count, report.lifecycleEventCount == 0 {
+            let names = report.inputs.filter { $0.error == nil }.map(\.name)
+            Terminal.warn(String(describing: TraceAnalyzeError.noLifecycleEvents(inputs: names)))
+        }
+
+        let text: String
+        switch format {
+        case .json: text = JSONReporter.render(report)
+        case .text:
+            text = TextReporter(color: output == nil && Terminal.wantsColor(color.rawValue), showEvents: events)
+                .render(report)
+        }
+        if let output {
+            do {
+                try Terminal.write(text, toFile: output)
+            } catch {
+                Terminal.warn(String(describing: error))
+                throw ExitCode(ExitStatus.inputProblem.rawValue)
+            }
+        } else {
+            Terminal.print(text)
+        }
+        throw ExitCode(report.exitStatus.rawValue)
+    }
+
+    private func analysisOptions() throws -> AnalysisOptions {
+        var options = AnalysisOptions()
+        for budget in launchBudget {
+            if let equals = budget.lastIndex(of: "=") {
+                let app = String(budget[..<equals])
+                options.appLaunchBudgetsMs[app] = try milliseconds("--launch-budget", String(budget[budget.index(after: equals)...]))
+            } else {
+                options.launchBudgetMs = try milliseconds("--launch-budget", budget)
+            }
+        }
+        options.watchdogMs = try milliseconds("--watchdog", watchdog)
+        options.backgroundGapMs = try milliseconds("--background-gap", backgroundGap)
+        options.alertGapMs = try milliseconds("--alert-gap", alertGap)
+        options.memoryWarningWindowMs = try milliseconds("--memory-warning-window", memoryWarningWindow)
+        options.prewarmGapMs = try milliseconds("--prewarm-gap", prewarmGap)
+        options.inputFormat = inputFormat
+        return options
+    }
+
+    private func milliseconds(_ option: String, _ value: String) throws -> Double {
+        guard let ms = DurationParser.milliseconds(value) else {
+            throw ValidationError(String(describing: TraceAnalyzeError.invalidDuration(option: option, value: value)))
+        }
+        return ms
+    }
+
+    private func inputSources() throws -> [InputSource] {
+        if files.isEmpty {
+            guard isatty(0) == 0 else {
+                throw ValidationError("no input: name a log file, or pipe one in (`log stream … | trace-analyze`)")
+            }
+            return [.standardInput]
+        }
+        return files.map { $0 == "-" ? .standardInput : .file($0) }
+    }
+}

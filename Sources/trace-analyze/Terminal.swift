@@ -1,0 +1,68 @@
+import TraceAnalysis
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Standard streams, colour decisions and output files.
+enum Terminal {
+    /// A message on standard error, prefixed with the tool's name.
+    static func warn(_ message: String) {
+        _ = writeAll("trace-analyze: \(message)\n", to: 2)
+    }
+
+    /// Writes to standard output; a reader that went away (`| head`) ends the program quietly.
+    static func print(_ text: String) {
+        signal(SIGPIPE, SIG_IGN)
+        if !writeAll(text, to: 1), errno == EPIPE { exit(0) }
+    }
+
+    /// write(2) until everything is out; false on failure (errno says why).
+    private static func writeAll(_ text: String, to fd: Int32) -> Bool {
+        var copy = text
+        return copy.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(fd, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    static func write(_ text: String, toFile path: String) throws {
+        guard let file = fopen(path, "w") else {
+            throw TraceAnalyzeError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var copy = text
+        let written = copy.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) }
+        if written != text.utf8.count || fflush(file) != 0 {
+            throw TraceAnalyzeError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Colour only on a terminal, never when NO_COLOR is set (https://no-color.org), unless forced.
+    static func wantsColor(_ mode: String) -> Bool {
+        switch mode {
+        case "always": return true
+        case "never": return false
+        default:
+            if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
+            if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+            return isatty(1) != 0
+        }
+    }
+}
+
+/// write(2), named apart from `Terminal.write(_:toFile:)`.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, bytes, count)
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import TraceAnalysis
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@main
+struct TraceAnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trace-analyze",
+        abstract: "Turn iOS app-lifecycle logs (NSLog captures) into timelines, scenarios, violations and launch times.",
+        discussion: """
+            `trace-analyze FILE…` is the same as `trace-analyze analyze FILE…`.
+
+            Exit codes: 0 clean · 1 a lifecycle violation or a launch over budget · 2 an input problem \
+            (an unreadable file, or no lifecycle event in any input) · 64 usage error.
+            """,
+        version: TraceAnalyzeVersion.current,
+        subcommands: [Analyze.self],
+        defaultSubcommand: Analyze.self
+    )
+}
