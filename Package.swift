@@ -33,11 +33,7 @@ let package = Package(
         // Deterministic capture generator for benchmarks (Scripts/benchmark.sh).
         .executableTarget(name: "generate-capture", dependencies: ["TraceAnalysis"]),
         .testTarget(name: "PCRE2KitTests", dependencies: ["PCRE2Kit"]),
-        .testTarget(
-            name: "TraceAnalysisTests",
-            dependencies: ["TraceAnalysis"],
-            resources: [.copy("Golden")]
-        ),
+        .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

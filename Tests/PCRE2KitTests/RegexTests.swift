@@ -1,0 +1,75 @@
+import PCRE2Kit
+import Testing
+
+@Suite("PCRE2 wrapper")
+struct RegexTests {
+    @Test func compileErrorNamesTheOffset() {
+        #expect(throws: RegexError.self) { try Regex("abc(def") }
+        do {
+            _ = try Regex("ab[c")
+            Issue.record("expected a compile error")
+        } catch {
+            guard case .compile(let pattern, let offset, let message) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
+            #expect(pattern == "ab[c")
+            #expect(offset == 4)
+            #expect(message.contains("missing terminating ]"))
+        }
+    }
+
+    @Test func namedGroupsGiveByteOffsets() throws {
+        let regex = try Regex(#"(?<word>\w+)\[(?<pid>\d+)\]"#)
+        #expect(regex.captureCount == 2)
+        #expect(regex.groupNumber("pid") == 2)
+        let matcher = Matcher(regex)
+        // "é" is two bytes: offsets are UTF-8 byte offsets, not characters or UTF-16 units.
+        let subject = "é App[42] x"
+        #expect(try matcher.matches(subject))
+        #expect(matcher.range(named: "word") == 3..<6)
+        #expect(matcher.range(named: "pid") == 7..<9)
+    }
+
+    @Test func matchDataIsReusedAcrossCalls() throws {
+        let matcher = Matcher(try Regex(#"(\d+)"#))
+        #expect(try matcher.matches("abc 123"))
+        #expect(matcher.range(1) == 4..<7)
+        #expect(try !matcher.matches("no digits"))
+        #expect(try matcher.matches("7"))
+        #expect(matcher.range(1) == 0..<1)
+    }
+
+    @Test func unsetGroupIsNil() throws {
+        let matcher = Matcher(try Regex(#"a(b)?c"#))
+        #expect(try matcher.matches("ac"))
+        #expect(matcher.range(1) == nil)
+    }
+
+    @Test func invalidUTF8IsToleratedInBothModes() throws {
+        let bytes: [UInt8] = [0x41, 0xFF, 0xC3, 0x28, 0x42]
+        for options in [Regex.Options(), .utf] {
+            let matcher = Matcher(try Regex("B", options: options))
+            let matched = try bytes.withUnsafeBytes { try matcher.matches($0) }
+            #expect(matched)
+        }
+    }
+
+    @Test func caselessAndMarks() throws {
+        let matcher = Matcher(try Regex("(?:foo(*MARK:0)|bar(*MARK:1))", options: .caseless))
+        #expect(try matcher.matches("xx BAR"))
+        #expect(matcher.mark == "1")
+        #expect(try matcher.matches("Foo"))
+        #expect(matcher.mark == "0")
+    }
+
+    @Test func jitIsUsed() throws {
+        #expect(try Regex("a+b").isJITCompiled)
+    }
+
+    @Test func runawayPatternHitsTheMatchLimit() throws {
+        let matcher = Matcher(try Regex("(a+)+$"), limits: .init(match: 10_000, depth: 1_000))
+        let subject = String(repeating: "a", count: 40) + "!"
+        #expect(throws: RegexError.self) { try matcher.matches(subject) }
+    }
+}

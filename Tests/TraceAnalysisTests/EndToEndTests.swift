@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// Runs the built `trace-analyze` binary the way a user does, on `samples/`.
+@Suite("End to end", .serialized)
+struct EndToEndTests {
+    @Test(arguments: [
+        ("app-delegate-scenarios.log", Int32(0)), ("illegal-transitions.log", 1), ("slow-launch.log", 1),
+        ("background-and-exits.log", 0),
+    ])
+    func samplesGiveTheirReportAndExitCode(_ name: String, _ status: Int32) throws {
+        let result = try TestSupport.run(["samples/" + name])
+        #expect(result.status == status, "\(result.stderr)")
+        let golden = try String(contentsOf: TestSupport.golden.appendingPathComponent(name + ".txt"), encoding: .utf8)
+        #expect(result.stdout == golden)
+        #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+    }
+
+    @Test func analyzeSubcommandIsTheDefault() throws {
+        let a = try TestSupport.run(["samples/slow-launch.log"])
+        let b = try TestSupport.run(["analyze", "samples/slow-launch.log"])
+        #expect(a.stdout == b.stdout)
+        #expect(a.status == b.status)
+    }
+
+    @Test func jsonOutputParses() throws {
+        let result = try TestSupport.run(["--format", "json", "samples/app-delegate-scenarios.log", "samples/slow-launch.log"])
+        #expect(result.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect((object?["inputs"] as? [Any])?.count == 2)
+        #expect((object?["summary"] as? [String: Any])?["exitCode"] as? Int == 1)
+    }
+
+    @Test func standardInputIsReadWithDashOrNoFile() throws {
+        let text = try String(contentsOf: TestSupport.samples.appendingPathComponent("app-delegate-scenarios.log"), encoding: .utf8)
+        for arguments in [["-"], []] {
+            let result = try TestSupport.run(arguments + ["--format", "json"], stdin: text)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.contains("\"name\": \"<stdin>\""))
+            #expect(result.stdout.contains("\"scenario\": \"left-via-alert\""))
+        }
+    }
+
+    @Test func unreadableFileIsExit2AndOthersStillAnalysed() throws {
+        let result = try TestSupport.run(["/nonexistent.log", "samples/app-delegate-scenarios.log"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/nonexistent.log: cannot open: No such file or directory"))
+        #expect(result.stdout.contains("AppDelegate [12220]"))
+    }
+
+    @Test func noLifecycleEventIsExit2WithAMessage() throws {
+        let result = try TestSupport.run(["-"], stdin: "hello\nworld\n")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no lifecycle events found"))
+    }
+
+    @Test func budgetOptionChangesTheVerdict() throws {
+        #expect(try TestSupport.run(["--launch-budget", "2s", "samples/slow-launch.log"]).status == 0)
+        #expect(try TestSupport.run(["--launch-budget", "Photos Pro=2s", "samples/slow-launch.log"]).status == 0)
+        #expect(try TestSupport.run(["--launch-budget", "20ms", "samples/app-delegate-scenarios.log"]).status == 1)
+    }
+
+    @Test(arguments: [["--launch-budget", "fast", "samples/slow-launch.log"], ["--format", "xml", "samples/slow-launch.log"], ["--input-format", "nope", "samples/slow-launch.log"], ["--no-such-flag"]])
+    func usageErrorsAreExit64(_ arguments: [String]) throws {
+        let result = try TestSupport.run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func colourIsForcedOnlyWhenAsked() throws {
+        let plain = try TestSupport.run(["samples/slow-launch.log", "--color", "always"], environment: [:])
+        #expect(plain.stdout.contains("\u{1B}["))
+    }
+
+    @Test func outputFileIsWritten() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-analyze-\(getpid()).json").path
+        let result = try TestSupport.run(["--format", "json", "--output", path, "samples/slow-launch.log"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"overBudget\": true"))
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

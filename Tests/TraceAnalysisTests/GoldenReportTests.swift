@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// Reports of the samples against checked-in golden files. Re-record with `RECORD_GOLDEN=1 swift test`.
+@Suite("Golden reports")
+struct GoldenReportTests {
+    static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" }
+
+    @Test(arguments: TestSupport.sampleNames)
+    func textReport(_ name: String) throws {
+        let report = try TestSupport.analyzeSample(name)
+        try compare(TextReporter().render(report), golden: name + ".txt") { actual, expected in
+            #expect(actual == expected, "text report of \(name) differs from its golden file")
+        }
+    }
+
+    @Test(arguments: TestSupport.sampleNames)
+    func jsonReport(_ name: String) throws {
+        let report = try TestSupport.analyzeSample(name)
+        try compare(JSONReporter.render(report), golden: name + ".json") { actual, expected in
+            // Structural comparison: key order and whitespace do not matter, values do.
+            let a = try JSONSerialization.jsonObject(with: Data(actual.utf8)) as? NSDictionary
+            let b = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as? NSDictionary
+            #expect(a != nil)
+            #expect(a == b, "JSON report of \(name) differs from its golden file")
+        }
+    }
+
+    @Test func jsonHasTheDocumentedContract() throws {
+        let report = try TestSupport.analyzeSample("app-delegate-scenarios.log")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(JSONReporter.render(report).utf8)) as? [String: Any])
+        #expect(object["schemaVersion"] as? Int == 1)
+        let input = try #require((object["inputs"] as? [[String: Any]])?.first)
+        for key in ["name", "lines", "records", "continuationLines", "unparsedLines", "lifecycleEvents", "format"] {
+            #expect(input[key] != nil, "inputs[].\(key)")
+        }
+        let process = try #require((object["processes"] as? [[String: Any]])?.first)
+        for key in ["name", "pid", "input", "launch", "episodes", "violations"] {
+            #expect(process[key] != nil, "processes[].\(key)")
+        }
+        let launch = try #require(process["launch"] as? [String: Any])
+        for key in ["durationMs", "budgetMs", "overBudget", "excluded", "milestones"] {
+            #expect(launch[key] != nil, "launch.\(key)")
+        }
+        let episode = try #require((process["episodes"] as? [[String: Any]])?.first)
+        for key in ["scenario", "startLine", "endLine", "start", "end", "confidence", "causes"] {
+            #expect(episode[key] != nil, "episodes[].\(key)")
+        }
+        #expect(object["summary"] is [String: Any])
+    }
+
+    @Test func jsonEscapesEverythingItMust() {
+        let value = JSONValue.string("quote \" backslash \\ newline \n bell \u{7} esc \u{1B}[31m")
+        #expect(value.serialized() == #""quote \" backslash \\ newline \n bell \u0007 esc \u001b[31m""#)
+    }
+
+    @Test func terminalTextShowsControlCharactersVisibly() {
+        #expect(Sanitizer.terminal("App\u{1B}[31m") == "App\\u{1b}[31m")
+    }
+
+    private func compare(_ actual: String, golden name: String, _ check: (String, String) throws -> Void) throws {
+        let url = TestSupport.golden.appendingPathComponent(name)
+        if Self.recording {
+            try FileManager.default.createDirectory(at: TestSupport.golden, withIntermediateDirectories: true)
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        try check(actual, expected)
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+
+@testable import TraceAnalysis
+
+@Suite("Reading lines")
+struct LineReaderTests {
+    private func lines(_ bytes: [UInt8], chunk: Int = 16, maxLine: Int = 64) throws -> ([[UInt8]], Int) {
+        var reader = LineReader(bytes: bytes, chunkSize: chunk, maximumLineLength: maxLine)
+        var out: [[UInt8]] = []
+        try reader.forEachLine { line, _ in out.append(Array(line)) }
+        return (out, reader.truncatedLineCount)
+    }
+
+    @Test func splitsLFAndCRLFAndKeepsALastLineWithoutNewline() throws {
+        let (out, _) = try lines(Array("a\r\nbb\n\nccc".utf8))
+        #expect(out.map { String(decoding: $0, as: UTF8.self) } == ["a", "bb", "", "ccc"])
+    }
+
+    @Test func linesSpanningChunksAreWhole() throws {
+        let text = (0..<50).map { "line number \($0) with some text" }.joined(separator: "\n") + "\n"
+        let (out, _) = try lines(Array(text.utf8), chunk: 16, maxLine: 128)
+        #expect(out.count == 50)
+        #expect(String(decoding: out[49], as: UTF8.self) == "line number 49 with some text")
+    }
+
+    @Test func longLinesAreCutAndCountedOnce() throws {
+        let long = [UInt8](repeating: 0x41, count: 1000)
+        let (out, truncated) = try lines(long + [0x0A] + Array("next\n".utf8), chunk: 16, maxLine: 32)
+        #expect(out.count == 2)
+        #expect(out[0].count == 32)
+        #expect(String(decoding: out[1], as: UTF8.self) == "next")
+        #expect(truncated == 1)
+    }
+
+    @Test func invalidUTF8AndNULPassThrough() throws {
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x00, 0x41, 0x0A, 0xC3, 0x28]
+        let (out, _) = try lines(bytes)
+        #expect(out == [[0xFF, 0xFE, 0x00, 0x41], [0xC3, 0x28]])
+    }
+
+    @Test func emptyInputHasNoLines() throws {
+        #expect(try lines([]).0.isEmpty)
+        #expect(try lines([0x0A, 0x0A]).0.count == 2)
+    }
+}
+
+@Suite("Line accounting")
+struct LineAccountingTests {
+    @Test func dictionaryDumpsAreContinuations() throws {
+        let capture = """
+            2013-10-13 12:24:09.948 App[1:60b] launchOptions: {
+                UIApplicationLaunchOptionsURLKey = "app://x";
+            }
+            2013-10-13 12:24:09.950 App[1:60b] applicationDidBecomeActive:
+            ** an annotation someone pasted
+            \tan indented line after an unparsed one
+
+            """
+        let report = try TestSupport.analyzer().analyze(text: capture)
+        let input = report.inputs[0]
+        #expect(input.records == 2)
+        #expect(input.continuationLines == 2)
+        #expect(input.unparsedLines == 2)
+        #expect(input.unparsedSamples == [5, 6])
+        TestSupport.expectAccounted(input)
+    }
+
+    @Test func indentedLinesContinueTheRecordBefore() throws {
+        let capture = """
+             2013-11-06 14:43:24.413 BackgroundDemo[385:60b] applicationDidFinishLaunching
+             ** I hit shoulder button to turn off the screen
+             2013-11-06 14:43:24.435 BackgroundDemo[385:60b] state:
+                 INSIDE
+            """
+        let input = try TestSupport.analyzer().analyze(text: capture).inputs[0]
+        #expect(input.records == 2)
+        #expect(input.unparsedLines == 1)  // same indentation as the records: an annotation, not a continuation
+        #expect(input.continuationLines == 1)
+        TestSupport.expectAccounted(input)
+    }
+
+    @Test func garbageIsCountedNotLost() throws {
+        var bytes = Array("2013-10-13 12:24:09.948 App[1:60b] applicationDidBecomeActive:\n".utf8)
+        bytes += [0xFF, 0x00, 0x1B, 0x5B, 0x33, 0x31, 0x6D, 0x0A]
+        bytes += Array("2013-10-13 12:24:10.948 App[1:60b] applicationWillResignActive:\r\n".utf8)
+        let report = try TestSupport.analyzer().analyze(text: String(decoding: bytes, as: UTF8.self))
+        TestSupport.expectAccounted(report.inputs[0])
+        #expect(report.inputs[0].records == 2)
+        #expect(report.inputs[0].unparsedLines == 1)
+        #expect(report.inputs[0].lifecycleEvents == 2)
+    }
+
+    @Test func processNamesWithSpacesAndDigits() throws {
+        let capture = """
+            2013-05-20 21:05:48.119 State Lab[12751:70b] application:didFinishLaunchingWithOptions:
+            2013-07-01 18:06:07.038 7_1UIViewController[6617:907] -[ZHFirstSubViewController loadView]
+            """
+        let report = try TestSupport.analyzer().analyze(text: capture)
+        #expect(report.processes.map(\.name) == ["State Lab", "7_1UIViewController"])
+    }
+
+    @Test func unreadableInputIsReportedAndOthersStillAnalysed() throws {
+        let sample = TestSupport.samples.appendingPathComponent("slow-launch.log").path
+        let report = try TestSupport.analyzer().analyze([.file("/nonexistent/capture.log"), .file(sample)])
+        #expect(report.inputs[0].error == .cannotOpen(path: "/nonexistent/capture.log", reason: "No such file or directory"))
+        #expect(report.processes.count == 1)
+        #expect(report.exitStatus == .inputProblem)
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+
+@testable import TraceAnalysis
+
+@Suite("Scenarios")
+struct ScenarioTests {
+    @Test(arguments: Scenario.allCases)
+    func examplesProduceTheirScenario(_ scenario: Scenario) throws {
+        #expect(!scenario.examples.isEmpty)
+        for (notation, expected) in scenario.examples {
+            let (report, capture) = try TestSupport.analyzeExample(notation)
+            let first = try #require(report.processes.first, "\(capture.text)")
+            #expect(first.episodes.map(\.scenario) == expected, "\(scenario.rawValue):\n\(capture.text)")
+            for episode in first.episodes {
+                #expect(episode.causes == episode.scenario.causes)
+                #expect(!episode.evidence.isEmpty)
+                #expect(episode.startLine <= episode.endLine)
+            }
+        }
+    }
+
+    @Test func gapThresholdIsConfigurable() throws {
+        let capture = ExampleCapture(
+            """
+            0.000 applicationWillResignActive
+            1.500 applicationDidEnterBackground
+            """)
+        let strict = try TestSupport.analyzer { $0.backgroundGapMs = 1000 }.analyze(text: capture.text)
+        let lax = try TestSupport.analyzer().analyze(text: capture.text)
+        #expect(strict.processes.first?.episodes.map(\.scenario) == [.interruptionToBackground])
+        #expect(lax.processes.first?.episodes.map(\.scenario) == [.enterBackground])
+    }
+
+    @Test func aSlowResignAfterAnInterruptionIsNotLeftViaAlert() throws {
+        let (report, _) = try TestSupport.analyzeExample(
+            """
+            0.000 applicationWillResignActive
+            3.000 applicationDidBecomeActive
+            9.000 applicationWillResignActive
+            9.010 applicationDidEnterBackground
+            """)
+        #expect(report.processes.first?.episodes.map(\.scenario) == [.interruption, .enterBackground])
+    }
+
+    @Test func resumeIsTimed() throws {
+        let (report, _) = try TestSupport.analyzeExample(
+            """
+            0.000 applicationWillEnterForeground
+            0.266 applicationDidBecomeActive
+            """)
+        let episode = try #require(report.processes.first?.episodes.first)
+        #expect(episode.scenario == .returnToForeground)
+        #expect(episode.durationMs == 266)
+    }
+
+    @Test func interleavedPidsOfOneNameAreNotKills() throws {
+        let (report, _) = try TestSupport.analyzeExample(
+            """
+            0.000 applicationDidBecomeActive
+            1.000 @200 applicationDidBecomeActive
+            2.000 @100 applicationWillResignActive
+            2.001 applicationDidEnterBackground
+            """)
+        let scenarios = report.processes.flatMap { $0.episodes.map(\.scenario) }
+        #expect(!scenarios.contains(.killedInForeground))
+        #expect(scenarios == [.enterBackground])
+    }
+
+    @Test func killIsInferredOnlyWithoutWillTerminate() throws {
+        let (report, _) = try TestSupport.analyzeExample(
+            """
+            0.000 applicationWillResignActive
+            0.001 applicationDidEnterBackground
+            5.000 applicationWillTerminate
+            9.000 @200 application:didFinishLaunchingWithOptions:
+            9.100 applicationDidBecomeActive
+            """)
+        #expect(report.processes.map { $0.episodes.map(\.scenario) } == [[.enterBackground, .termination], [.launch]])
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// Paths and helpers shared by the suites.
+enum TestSupport {
+    /// The package's root folder.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let samples = packageRoot.appendingPathComponent("samples")
+    static let golden = packageRoot.appendingPathComponent("Tests/TraceAnalysisTests/Golden")
+    /// The real captures of `../shared/corpus/real` (beside the repository, in CI too).
+    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/real")
+    static var corpusExists: Bool { FileManager.default.fileExists(atPath: corpus.path) }
+
+    static let sampleNames = [
+        "app-delegate-scenarios.log", "illegal-transitions.log", "slow-launch.log", "background-and-exits.log",
+    ]
+
+    static func analyzer(_ configure: (inout AnalysisOptions) -> Void = { _ in }) throws -> Analyzer {
+        var options = AnalysisOptions()
+        configure(&options)
+        return try Analyzer(options: options)
+    }
+
+    /// Analyses a sample as if it were read from `samples/NAME` (stable names for golden files).
+    static func analyzeSample(_ name: String) throws -> AnalysisReport {
+        let text = try String(contentsOf: samples.appendingPathComponent(name), encoding: .utf8)
+        return try analyzer().analyze(text: text, name: "samples/" + name)
+    }
+
+    /// Analyses a capture written in the ``ExampleCapture`` notation.
+    static func analyzeExample(_ notation: String) throws -> (AnalysisReport, ExampleCapture) {
+        let capture = ExampleCapture(notation)
+        return (try analyzer().analyze(text: capture.text, name: "example"), capture)
+    }
+
+    /// Every line accounted for exactly once.
+    static func expectAccounted(_ input: InputSummary, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            input.lines == input.records + input.continuationLines + input.blankLines + input.unparsedLines,
+            "\(input.name): \(input.lines) lines ≠ records + continuation + blank + unparsed",
+            sourceLocation: sourceLocation)
+    }
+
+    /// The built `trace-analyze` binary (built next to the test bundle by `swift test`).
+    static var binary: URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("trace-analyze")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/trace-analyze")
+    }
+
+    struct RunResult {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the binary with `arguments`, optionally feeding `stdin`.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
