@@ -43,14 +43,16 @@ public final class Regex: @unchecked Sendable {
 
         var errorCode: Int32 = 0
         var errorOffset: Int = 0
-        let compiled: OpaquePointer? = pattern.utf8.withContiguousStorageIfAvailable { bytes in
-            pcre2_compile_8(bytes.baseAddress, bytes.count, flags, &errorCode, &errorOffset, nil)
-        } ?? {
-            var copy = pattern
-            return copy.withUTF8 { bytes in
+        let compiled: OpaquePointer? =
+            pattern.utf8.withContiguousStorageIfAvailable { bytes in
                 pcre2_compile_8(bytes.baseAddress, bytes.count, flags, &errorCode, &errorOffset, nil)
             }
-        }()
+            ?? {
+                var copy = pattern
+                return copy.withUTF8 { bytes in
+                    pcre2_compile_8(bytes.baseAddress, bytes.count, flags, &errorCode, &errorOffset, nil)
+                }
+            }()
         guard let compiled else {
             throw RegexError.compile(
                 pattern: pattern, offset: errorOffset, message: Regex.errorMessage(errorCode))

@@ -189,7 +189,9 @@ final class InputAnalysis {
         for fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int
     ) -> ProcessTimeline {
         let pid = fields.pid ?? -1
-        let nameBytes = fields.process.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let nameBytes =
+            fields.process.map { UnsafeRawBufferPointer(rebasing: line[$0]) }
+            ?? UnsafeRawBufferPointer(start: nil, count: 0)
         if let cached, pid == cachedPid, cachedName.withUnsafeBytes({ Bytes.equal($0, nameBytes) }) {
             return cached
         }
@@ -232,7 +234,8 @@ final class InputAnalysis {
         for (index, count) in recordsPerFormat.enumerated() where count > 0 {
             summary.formatCounts[parser.catalog.formats[index].format.id] = count
         }
-        summary.format = summary.formatCounts.max { a, b in a.value < b.value || (a.value == b.value && a.key > b.key) }?.key
+        summary.format =
+            summary.formatCounts.max { a, b in a.value < b.value || (a.value == b.value && a.key > b.key) }?.key
         let reports = timelines.filter(\.hasEvents).map { $0.report() }
         return (summary, reports)
     }

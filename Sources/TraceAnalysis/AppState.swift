@@ -31,18 +31,23 @@ extension Transition {
     /// no rule (say didBecomeActive straight from background, a missing willEnterForeground), accepted as a
     /// jump to the event's state: logs drop lines, and the model does not call that illegal.
     public static let uikit: [Transition] = [
-        Transition(from: [.notRunning, .unknown], event: .willFinishLaunching, to: .launching,
-                   meaning: "launch begins"),
-        Transition(from: [.notRunning, .launching, .unknown], event: .didFinishLaunching, to: .inactive,
-                   meaning: "not running → inactive"),
+        Transition(
+            from: [.notRunning, .unknown], event: .willFinishLaunching, to: .launching,
+            meaning: "launch begins"),
+        Transition(
+            from: [.notRunning, .launching, .unknown], event: .didFinishLaunching, to: .inactive,
+            meaning: "not running → inactive"),
         Transition(from: [.inactive, .unknown], event: .didBecomeActive, to: .active, meaning: "inactive → active"),
         Transition(from: [.active, .unknown], event: .willResignActive, to: .inactive, meaning: "active → inactive"),
-        Transition(from: [.inactive, .unknown], event: .didEnterBackground, to: .background,
-                   meaning: "inactive → background (or a launch into background)"),
-        Transition(from: [.background, .unknown], event: .willEnterForeground, to: .inactive,
-                   meaning: "background → inactive, didBecomeActive must follow"),
-        Transition(from: [.background, .inactive, .active, .unknown], event: .willTerminate, to: .terminated,
-                   meaning: "→ not running, the only clean exit"),
+        Transition(
+            from: [.inactive, .unknown], event: .didEnterBackground, to: .background,
+            meaning: "inactive → background (or a launch into background)"),
+        Transition(
+            from: [.background, .unknown], event: .willEnterForeground, to: .inactive,
+            meaning: "background → inactive, didBecomeActive must follow"),
+        Transition(
+            from: [.background, .inactive, .active, .unknown], event: .willTerminate, to: .terminated,
+            meaning: "→ not running, the only clean exit"),
     ]
 
     /// The state an event leads to when it is seen out of order (mid-session start, violations, jumps).

@@ -62,17 +62,21 @@ struct LaunchTracker {
         var points = milestones
         if points.first?.line != processStart.line {
             points.insert(
-                Milestone(name: "first-line", line: processStart.line, time: processStart.time, offsetMs: 0, phaseMs: nil),
+                Milestone(
+                    name: "first-line", line: processStart.line, time: processStart.time, offsetMs: 0, phaseMs: nil),
                 at: 0)
         }
         points.sort { $0.line < $1.line }
         for index in points.indices {
-            points[index].offsetMs = processStart.time.flatMap { s in points[index].time.map { s.milliseconds(to: $0) } }
+            points[index].offsetMs = processStart.time.flatMap { s in points[index].time.map { s.milliseconds(to: $0) }
+            }
             if index > 0, let a = points[index - 1].time, let b = points[index].time {
                 points[index].phaseMs = a.milliseconds(to: b)
             }
         }
-        let duration = active.flatMap { end in processStart.time.flatMap { s in end.time.map { s.milliseconds(to: $0) } } }
+        let duration = active.flatMap { end in
+            processStart.time.flatMap { s in end.time.map { s.milliseconds(to: $0) } }
+        }
         var reason: String? = nil
         if passedThroughBackground {
             reason = "launched into background first"

@@ -58,7 +58,9 @@ public struct LineReader: ~Copyable {
         guard let memory else { return read(fd, destination, count) }
         let take = min(count, chunkSize, memory.count - memoryOffset)
         memory.withUnsafeBytes { source in
-            if take > 0, let base = source.baseAddress { destination.copyMemory(from: base + memoryOffset, byteCount: take) }
+            if take > 0, let base = source.baseAddress {
+                destination.copyMemory(from: base + memoryOffset, byteCount: take)
+            }
         }
         memoryOffset += take
         return take

@@ -6,7 +6,8 @@ extension LogFormat {
     public static let nslogModern = LogFormat(
         id: "nslog-modern",
         title: "modern NSLog (µs, UTC offset, decimal thread)",
-        pattern: #"^[ \t]*(?<timestamp>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z)?) (?<process>[^\[\]]+?)\[(?<pid>\d+):(?<thread>\d+)\] ?(?<message>.*)$"#,
+        pattern:
+            #"^[ \t]*(?<timestamp>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z)?) (?<process>[^\[\]]+?)\[(?<pid>\d+):(?<thread>\d+)\] ?(?<message>.*)$"#,
         timestamp: .isoLike,
         samples: [
             Sample(
@@ -23,7 +24,8 @@ extension LogFormat {
     public static let nslogClassic = LogFormat(
         id: "nslog-classic",
         title: "classic NSLog (ms, no zone, hex thread)",
-        pattern: #"^[ \t]*(?<timestamp>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{1,3}) (?<process>[^\[\]]+?)\[(?<pid>\d+):(?<thread>[0-9A-Fa-fx]+)\] ?(?<message>.*)$"#,
+        pattern:
+            #"^[ \t]*(?<timestamp>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{1,3}) (?<process>[^\[\]]+?)\[(?<pid>\d+):(?<thread>[0-9A-Fa-fx]+)\] ?(?<message>.*)$"#,
         timestamp: .isoLike,
         samples: [
             Sample(
@@ -48,7 +50,8 @@ extension LogFormat {
     public static let nslogUntimed = LogFormat(
         id: "nslog-untimed",
         title: "NSLog prefix without timestamp",
-        pattern: #"^[ \t]*(?!\d{4}-\d\d-\d\d[ T])(?<process>[^\[\]:]*?)\[(?<pid>\d+):(?<thread>[0-9A-Fa-fx]+)\] ?(?<message>.*)$"#,
+        pattern:
+            #"^[ \t]*(?!\d{4}-\d\d-\d\d[ T])(?<process>[^\[\]:]*?)\[(?<pid>\d+):(?<thread>[0-9A-Fa-fx]+)\] ?(?<message>.*)$"#,
         timestamp: nil,
         samples: [
             Sample(

@@ -53,7 +53,8 @@ public final class RecordParser {
         let compiled = catalog.formats[index]
         guard let message = matcher.range(compiled.messageGroup) else { return nil }
         var fields = Fields(formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: nil, message: message)
-        if let group = compiled.timestampGroup, let range = matcher.range(group), let layout = compiled.format.timestamp {
+        if let group = compiled.timestampGroup, let range = matcher.range(group), let layout = compiled.format.timestamp
+        {
             fields.timestamp = layout.parse(UnsafeRawBufferPointer(rebasing: line[range]))
         }
         if let group = compiled.processGroup, let range = matcher.range(group) {

@@ -51,7 +51,8 @@ public struct TextReporter: Sendable {
         if let first = process.firstTime, let last = process.lastTime {
             span += " · \(first.timeOfDay) → \(last.timeOfDay)"
         }
-        out += "  \(bold(Sanitizer.terminal(process.displayName)))  \(dim(span)) · ends \(process.finalState.rawValue)\n"
+        out +=
+            "  \(bold(Sanitizer.terminal(process.displayName)))  \(dim(span)) · ends \(process.finalState.rawValue)\n"
         if let launch = process.launch { out += self.launch(launch) }
         if !process.episodes.isEmpty {
             for episode in process.episodes { out += self.episode(episode) }
@@ -71,7 +72,8 @@ public struct TextReporter: Sendable {
     private func launch(_ launch: LaunchReport) -> String {
         var line = "    launch  "
         if let duration = launch.durationMs {
-            line += bold(DurationFormat.text(duration)) + " to active (budget \(DurationFormat.text(launch.budgetMs)))  "
+            line +=
+                bold(DurationFormat.text(duration)) + " to active (budget \(DurationFormat.text(launch.budgetMs)))  "
             if launch.excluded {
                 line += paint(.yellow, "not checked: \(launch.excludedReason ?? "excluded")")
             } else if launch.overBudget {
@@ -97,7 +99,8 @@ public struct TextReporter: Sendable {
     }
 
     private func episode(_ episode: Episode) -> String {
-        let lines = episode.startLine == episode.endLine ? "L\(episode.startLine)" : "L\(episode.startLine)–\(episode.endLine)"
+        let lines =
+            episode.startLine == episode.endLine ? "L\(episode.startLine)" : "L\(episode.startLine)–\(episode.endLine)"
         let time = episode.start?.timeOfDay ?? ""
         let scenario = episode.scenario.rawValue.padding(26)
         var out = "    \(lines.padding(11)) \(time.padding(15)) \(paint(color(for: episode.scenario), scenario))"
@@ -129,14 +132,17 @@ public struct TextReporter: Sendable {
         var launchLine = "  launches: \(launches.count), \(measured.count) measured"
         let over = report.launchesOverBudget.count
         launchLine += over == 0 ? ", none over budget" : ", " + paint(.red, "\(over) over budget")
-        if let slowest = measured.compactMap(\.durationMs).max() { launchLine += ", slowest \(DurationFormat.text(slowest))" }
+        if let slowest = measured.compactMap(\.durationMs).max() {
+            launchLine += ", slowest \(DurationFormat.text(slowest))"
+        }
         out += launchLine + "\n"
         switch report.exitStatus {
         case .clean: out += "  result: " + paint(.green, "clean") + " (exit 0)\n"
         case .findings: out += "  result: " + paint(.red, "findings") + " (exit 1)\n"
         case .inputProblem:
             let reason =
-                report.failedInputs.isEmpty ? "no lifecycle events found" : "\(report.failedInputs.count) input(s) unreadable"
+                report.failedInputs.isEmpty
+                ? "no lifecycle events found" : "\(report.failedInputs.count) input(s) unreadable"
             out += "  result: " + paint(.yellow, "input problem: \(reason)") + " (exit 2)\n"
         case .usage: break
         }

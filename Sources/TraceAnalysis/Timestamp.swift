@@ -48,7 +48,8 @@ public struct Timestamp: Sendable, Hashable, Comparable {
                 text += "Z"
             } else {
                 let magnitude = Int(abs(utcOffsetSeconds))
-                text += (utcOffsetSeconds < 0 ? "-" : "+") + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
+                text +=
+                    (utcOffsetSeconds < 0 ? "-" : "+") + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
             }
         }
         return text

@@ -40,22 +40,31 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "A launch longer than this is flagged as watchdog territory.")
     var watchdog: String = "20s"
 
-    @Option(name: .long, help: "willResignActive → didEnterBackground within this gap is enter-background, else interruption-to-background.")
+    @Option(
+        name: .long,
+        help:
+            "willResignActive → didEnterBackground within this gap is enter-background, else interruption-to-background."
+    )
     var backgroundGap: String = "2s"
 
-    @Option(name: .long, help: "didBecomeActive → willResignActive within this gap inside an interruption is left-via-alert.")
+    @Option(
+        name: .long,
+        help: "didBecomeActive → willResignActive within this gap inside an interruption is left-via-alert.")
     var alertGap: String = "1s"
 
     @Option(name: .long, help: "Memory warnings closer than this are one memory-warning episode.")
     var memoryWarningWindow: String = "1s"
 
-    @Option(name: .long, help: "A first line this long before didFinishLaunching means a prewarmed launch (kept out of budget checks).")
+    @Option(
+        name: .long,
+        help: "A first line this long before didFinishLaunching means a prewarmed launch (kept out of budget checks).")
     var prewarmGap: String = "10s"
 
     @Option(name: .long, help: "Parse every input with this format only (nslog-modern, nslog-classic, nslog-untimed).")
     var inputFormat: String?
 
-    @Option(name: .long, help: "Colour in the text report: auto (only on a terminal, never with NO_COLOR), always, never.")
+    @Option(
+        name: .long, help: "Colour in the text report: auto (only on a terminal, never with NO_COLOR), always, never.")
     var color: ColorMode = .auto
 
     @Flag(name: .long, help: "List every recognised event under its process in the text report.")
@@ -104,7 +113,8 @@ struct Analyze: ParsableCommand {
         for budget in launchBudget {
             if let equals = budget.lastIndex(of: "=") {
                 let app = String(budget[..<equals])
-                options.appLaunchBudgetsMs[app] = try milliseconds("--launch-budget", String(budget[budget.index(after: equals)...]))
+                options.appLaunchBudgetsMs[app] = try milliseconds(
+                    "--launch-budget", String(budget[budget.index(after: equals)...]))
             } else {
                 options.launchBudgetMs = try milliseconds("--launch-budget", budget)
             }

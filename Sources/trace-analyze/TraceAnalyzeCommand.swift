@@ -11,7 +11,8 @@ import TraceAnalysis
 struct TraceAnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace-analyze",
-        abstract: "Turn iOS app-lifecycle logs (NSLog captures) into timelines, scenarios, violations and launch times.",
+        abstract:
+            "Turn iOS app-lifecycle logs (NSLog captures) into timelines, scenarios, violations and launch times.",
         discussion: """
             `trace-analyze FILE…` is the same as `trace-analyze analyze FILE…`.
 

@@ -26,7 +26,9 @@ struct EndToEndTests {
     }
 
     @Test func jsonOutputParses() throws {
-        let result = try TestSupport.run(["--format", "json", "samples/app-delegate-scenarios.log", "samples/slow-launch.log"])
+        let result = try TestSupport.run([
+            "--format", "json", "samples/app-delegate-scenarios.log", "samples/slow-launch.log",
+        ])
         #expect(result.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect((object?["inputs"] as? [Any])?.count == 2)
@@ -34,7 +36,8 @@ struct EndToEndTests {
     }
 
     @Test func standardInputIsReadWithDashOrNoFile() throws {
-        let text = try String(contentsOf: TestSupport.samples.appendingPathComponent("app-delegate-scenarios.log"), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestSupport.samples.appendingPathComponent("app-delegate-scenarios.log"), encoding: .utf8)
         for arguments in [["-"], []] {
             let result = try TestSupport.run(arguments + ["--format", "json"], stdin: text)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
@@ -62,7 +65,10 @@ struct EndToEndTests {
         #expect(try TestSupport.run(["--launch-budget", "20ms", "samples/app-delegate-scenarios.log"]).status == 1)
     }
 
-    @Test(arguments: [["--launch-budget", "fast", "samples/slow-launch.log"], ["--format", "xml", "samples/slow-launch.log"], ["--input-format", "nope", "samples/slow-launch.log"], ["--no-such-flag"]])
+    @Test(arguments: [
+        ["--launch-budget", "fast", "samples/slow-launch.log"], ["--format", "xml", "samples/slow-launch.log"],
+        ["--input-format", "nope", "samples/slow-launch.log"], ["--no-such-flag"],
+    ])
     func usageErrorsAreExit64(_ arguments: [String]) throws {
         let result = try TestSupport.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")

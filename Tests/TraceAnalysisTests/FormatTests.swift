@@ -35,7 +35,10 @@ struct FormatTests {
     @Test func aFormatWithoutMessageCaptureIsRejected() {
         var broken = LogFormat.nslogClassic
         broken.pattern = #"^(?<timestamp>\S+) (?<text>.*)$"#
-        #expect(throws: TraceAnalyzeError.invalidFormat(id: "nslog-classic", problem: "the pattern has no (?<message>…) capture")) {
+        #expect(
+            throws: TraceAnalyzeError.invalidFormat(
+                id: "nslog-classic", problem: "the pattern has no (?<message>…) capture")
+        ) {
             try FormatCatalog([broken])
         }
     }

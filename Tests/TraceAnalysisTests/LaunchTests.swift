@@ -11,10 +11,11 @@ struct LaunchTests {
         #expect(launch.budgetMs == 400)
         #expect(!launch.overBudget)
         #expect(!launch.excluded)
-        #expect(launch.milestones.map(\.name) == [
-            "first-awake-from-nib", "did-finish-launching", "first-view-did-load", "first-view-will-appear",
-            "did-become-active", "first-view-did-appear",
-        ])
+        #expect(
+            launch.milestones.map(\.name) == [
+                "first-awake-from-nib", "did-finish-launching", "first-view-did-load", "first-view-will-appear",
+                "did-become-active", "first-view-did-appear",
+            ])
         #expect(launch.milestones.map(\.offsetMs) == [0, 7, 13, 15, 27, 33])
         #expect(launch.milestones.map(\.phaseMs) == [nil, 7, 6, 2, 12, 6])
     }
@@ -28,7 +29,8 @@ struct LaunchTests {
     }
 
     @Test func budgetsAreConfigurablePerApp() throws {
-        let text = try String(contentsOf: TestSupport.samples.appendingPathComponent("slow-launch.log"), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestSupport.samples.appendingPathComponent("slow-launch.log"), encoding: .utf8)
         let report = try TestSupport.analyzer { $0.appLaunchBudgetsMs["Photos Pro"] = 2500 }.analyze(text: text)
         #expect(report.processes.first?.launch?.budgetMs == 2500)
         #expect(report.processes.first?.launch?.overBudget == false)

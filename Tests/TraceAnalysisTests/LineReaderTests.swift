@@ -102,7 +102,9 @@ struct LineAccountingTests {
     @Test func unreadableInputIsReportedAndOthersStillAnalysed() throws {
         let sample = TestSupport.samples.appendingPathComponent("slow-launch.log").path
         let report = try TestSupport.analyzer().analyze([.file("/nonexistent/capture.log"), .file(sample)])
-        #expect(report.inputs[0].error == .cannotOpen(path: "/nonexistent/capture.log", reason: "No such file or directory"))
+        #expect(
+            report.inputs[0].error == .cannotOpen(path: "/nonexistent/capture.log", reason: "No such file or directory")
+        )
         #expect(report.processes.count == 1)
         #expect(report.exitStatus == .inputProblem)
     }

@@ -9,16 +9,17 @@ struct SampleTests {
     @Test func seed004ScenariosComeOutWithTheModelsIds() throws {
         let report = try TestSupport.analyzeSample("app-delegate-scenarios.log")
         #expect(report.processes.map(\.pid) == [12199, 12220])
-        #expect(report.processes[0].episodes.map(\.scenario) == [
-            .launch,  // Fresh Launch
-            .enterBackground,  // Pushed Home Button
-            .returnToForeground,  // Tapped on the icon
-            .interruptionToBackground,  // Phone call … Answered
-            .returnToForeground,  // back to the app after the call
-            .interruption,  // Phone call … Declined (12:30:07.440)
-            .interruption,  // Notification Center opened and closed
-            .killedInForeground,  // stopped from Xcode, re-run as 12220
-        ])
+        #expect(
+            report.processes[0].episodes.map(\.scenario) == [
+                .launch,  // Fresh Launch
+                .enterBackground,  // Pushed Home Button
+                .returnToForeground,  // Tapped on the icon
+                .interruptionToBackground,  // Phone call … Answered
+                .returnToForeground,  // back to the app after the call
+                .interruption,  // Phone call … Declined (12:30:07.440)
+                .interruption,  // Notification Center opened and closed
+                .killedInForeground,  // stopped from Xcode, re-run as 12220
+            ])
         #expect(report.processes[1].episodes.map(\.scenario) == [.launch, .leftViaAlert])  // Clicked View on the alert
         #expect(report.violations.isEmpty)
         #expect(report.exitStatus == .clean)
@@ -32,11 +33,12 @@ struct SampleTests {
 
     @Test func backgroundSampleShowsExitsAndBackgroundLaunch() throws {
         let report = try TestSupport.analyzeSample("background-and-exits.log")
-        #expect(report.processes.map { $0.episodes.map(\.scenario) } == [
-            [.backgroundLaunch, .memoryWarning, .killedInBackground],
-            [.launch, .enterBackground, .termination],
-            [.launch, .unresolvedInterruption],
-        ])
+        #expect(
+            report.processes.map { $0.episodes.map(\.scenario) } == [
+                [.backgroundLaunch, .memoryWarning, .killedInBackground],
+                [.launch, .enterBackground, .termination],
+                [.launch, .unresolvedInterruption],
+            ])
         #expect(report.inputs[0].continuationLines == 2)
     }
 
@@ -49,7 +51,9 @@ struct SampleTests {
 
     @Test(.enabled(if: TestSupport.corpusExists, "../shared/corpus/real is beside the repository"))
     func realCorpusIsReadWholeWithoutCrash() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: TestSupport.corpus.path).filter { $0.hasSuffix(".log") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestSupport.corpus.path).filter {
+            $0.hasSuffix(".log")
+        }
         #expect(files.count >= 8)
         let analyzer = try TestSupport.analyzer()
         for file in files {
@@ -57,7 +61,9 @@ struct SampleTests {
             let input = report.inputs[0]
             #expect(input.error == nil)
             TestSupport.expectAccounted(input)
-            let size = try FileManager.default.attributesOfItem(atPath: TestSupport.corpus.appendingPathComponent(file).path)[.size] as? Int
+            let size =
+                try FileManager.default.attributesOfItem(atPath: TestSupport.corpus.appendingPathComponent(file).path)[
+                    .size] as? Int
             #expect(Int(input.bytes) == size, "\(file) read whole")
         }
     }
@@ -70,10 +76,11 @@ struct SampleTests {
         }
         // One continuous session of seven scenarios, then the debugger's SIGKILL (an unprefixed line).
         let session = analyze("18-creatingstatelab-full-session-sigkill.log")
-        #expect(session.processes.first?.episodes.map(\.scenario) == [
-            .launch, .enterBackground, .returnToForeground, .interruption, .enterBackground, .returnToForeground,
-            .enterBackground,
-        ])
+        #expect(
+            session.processes.first?.episodes.map(\.scenario) == [
+                .launch, .enterBackground, .returnToForeground, .interruption, .enterBackground, .returnToForeground,
+                .enterBackground,
+            ])
         #expect(session.processes.first?.launch?.durationMs == 31.461)
         #expect(session.inputs[0].unparsedLines == 1)
 

@@ -36,7 +36,8 @@ struct StateMachineTests {
     func nonTriggeringExamplesRaiseNothing(_ rule: ViolationRule) throws {
         for example in rule.nonTriggeringExamples {
             let (report, capture) = try TestSupport.analyzeExample(example)
-            #expect(report.violations.isEmpty, "\(rule.rawValue):\n\(capture.text)\n\(report.violations.map(\.message))")
+            #expect(
+                report.violations.isEmpty, "\(rule.rawValue):\n\(capture.text)\n\(report.violations.map(\.message))")
         }
     }
 

@@ -13,7 +13,9 @@ struct VocabularyTests {
         let recognizer = try EventRecognizer()
         for example in entry.examples {
             #expect(recognizer.recognize(example)?.entryID == entry.id, "\(example)")
-            #expect(recognizer.recognize("2013 App: " + example + " done")?.event == entry.event, "in a sentence: \(example)")
+            #expect(
+                recognizer.recognize("2013 App: " + example + " done")?.event == entry.event,
+                "in a sentence: \(example)")
         }
         for bait in entry.bait {
             #expect(recognizer.recognize(bait) == nil, "bait \(bait)")
@@ -32,7 +34,9 @@ struct VocabularyTests {
 
     @Test func aBadUserPatternNamesItsEntry() {
         let vocabulary = Vocabulary(entries: [
-            VocabularyEntry(id: "team-became-active", event: .didBecomeActive, pattern: "Became (active", examples: ["Became active"])
+            VocabularyEntry(
+                id: "team-became-active", event: .didBecomeActive, pattern: "Became (active",
+                examples: ["Became active"])
         ])
         do {
             try vocabulary.validate()
@@ -43,9 +47,11 @@ struct VocabularyTests {
     }
 
     @Test func anExampleThatMeansAnotherEntryIsRejected() {
-        let vocabulary = Vocabulary(entries: Vocabulary.builtin.entries + [
-            VocabularyEntry(id: "dup", event: .didBecomeActive, pattern: "zzz", examples: ["applicationDidBecomeActive:"])
-        ])
+        let vocabulary = Vocabulary(
+            entries: Vocabulary.builtin.entries + [
+                VocabularyEntry(
+                    id: "dup", event: .didBecomeActive, pattern: "zzz", examples: ["applicationDidBecomeActive:"])
+            ])
         #expect(throws: TraceAnalyzeError.self) { try vocabulary.validate() }
     }
 }

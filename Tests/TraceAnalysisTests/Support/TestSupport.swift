@@ -63,7 +63,9 @@ enum TestSupport {
     }
 
     /// Runs the binary with `arguments`, optionally feeding `stdin`.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
+        -> RunResult
+    {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
