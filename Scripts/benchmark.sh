@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Throughput of trace-analyze on a generated capture, next to cat, wc -l and grep -cP on the same file.
+#
+#   Scripts/benchmark.sh                 # 200MB capture, median of 5 runs
+#   SIZE=2GB RUNS=3 Scripts/benchmark.sh
+#   QUICK=1 Scripts/benchmark.sh         # 1MB capture, 1 run: proves the pipeline works (CI), asserts no timing
+#
+# Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), BUILD_DIR (.build-release),
+# SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json").
+# Captures are kept in bench-data/ (git-ignored) and reused; delete them to regenerate.
+# Needs bash, coreutils, GNU grep (-P) and /usr/bin/time (for peak RSS; skipped when missing).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export LC_ALL=C  # byte semantics for grep and wc, '.' as decimal point, stable sort
+
+if [[ ${QUICK:-0} == 1 ]]; then
+    SIZE=1MB
+    RUNS=1
+fi
+SIZE=${SIZE:-200MB}
+RUNS=${RUNS:-5}
+SEED=${SEED:-1}
+BUILD_DIR=${BUILD_DIR:-.build-release}
+TOOL_ARGS=${TOOL_ARGS---format json}
+GREP_PATTERN='^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* .+?\[\d+:[0-9a-fx]+\] '
+
+if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
+    echo "benchmark: RUNS must be a positive integer, got '$RUNS'" >&2
+    exit 64
+fi
+
+# --- Build -------------------------------------------------------------------------------------------
+if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+    echo "==> swift build -c release (trace-analyze, generate-capture) in $BUILD_DIR" >&2
+    # One product per invocation: SwiftPM only honours the last --product flag.
+    swift build -c release --product trace-analyze --scratch-path "$BUILD_DIR" >&2
+    swift build -c release --product generate-capture --scratch-path "$BUILD_DIR" >&2
+fi
+BIN=$(swift build -c release --scratch-path "$BUILD_DIR" --show-bin-path)
+TOOL=$BIN/trace-analyze
+GENERATOR=$BIN/generate-capture
+for binary in "$TOOL" "$GENERATOR"; do
+    [[ -x $binary ]] || { echo "benchmark: $binary is missing (build failed?)" >&2; exit 1; }
+done
+
+# --- Capture -----------------------------------------------------------------------------------------
+mkdir -p bench-data
+if [[ $SEED == 1 ]]; then FILE=bench-data/capture-$SIZE.log; else FILE=bench-data/capture-$SIZE-seed$SEED.log; fi
+if [[ -s $FILE ]]; then
+    echo "==> reusing $FILE" >&2
+else
+    echo "==> generating $FILE" >&2
+    "$GENERATOR" --size "$SIZE" --seed "$SEED" --output "$FILE.partial"
+    mv "$FILE.partial" "$FILE"
+fi
+BYTES=$(stat -c %s "$FILE")
+LINES=$(wc -l < "$FILE")
+cat "$FILE" > /dev/null  # warm the page cache
+
+# --- Timing helpers (integer µs, no awk/bc/python needed) ----------------------------------------------
+if [[ -n ${EPOCHREALTIME:-} ]]; then
+    stamp() { REPLY=${EPOCHREALTIME//[.,]/}; }
+else
+    stamp() { REPLY=$(($(date +%s%N) / 1000)); }
+fi
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+run_cat() { cat "$FILE" > /dev/null; }
+run_wc() { wc -l "$FILE" > /dev/null; }
+run_grep() {
+    local rc=0
+    grep -cP "$GREP_PATTERN" "$FILE" > "$TMP/grep-count" || rc=$?
+    ((rc <= 1)) || { echo "benchmark: grep failed with exit code $rc" >&2; return 1; }
+}
+run_tool() {
+    local rc=0
+    # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
+    "$TOOL" $TOOL_ARGS "$FILE" > /dev/null 2> "$TMP/tool-stderr" || rc=$?
+    # 1: violations or slow launches found, 2: usage-level problems in the input; both are results.
+    if ((rc > 2)); then
+        echo "benchmark: trace-analyze failed with exit code $rc:" >&2
+        cat "$TMP/tool-stderr" >&2
+        return 1
+    fi
+    echo "$rc" > "$TMP/tool-rc"
+}
+
+# Median (µs) of RUNS runs of a function, in REPLY.
+measure() {
+    local samples=() i start
+    for ((i = 0; i < RUNS; i++)); do
+        stamp
+        start=$REPLY
+        "$@"
+        stamp
+        samples+=($((REPLY - start)))
+    done
+    local sorted
+    mapfile -t sorted < <(printf '%s\n' "${samples[@]}" | sort -n)
+    local n=${#sorted[@]}
+    if ((n % 2 == 1)); then
+        REPLY=${sorted[n / 2]}
+    else
+        REPLY=$(((sorted[n / 2 - 1] + sorted[n / 2]) / 2))
+    fi
+}
+
+# x/y with `decimals` decimals (integers in, text out).
+ratio() {
+    local x=$1 y=$2 decimals=$3 scale=1 i
+    for ((i = 0; i < decimals; i++)); do scale=$((scale * 10)); done
+    ((y > 0)) || { REPLY="n/a"; return; }
+    local q=$(((x * scale + y / 2) / y))
+    if ((decimals == 0)); then REPLY=$q; else printf -v REPLY '%d.%0*d' $((q / scale)) "$decimals" $((q % scale)); fi
+}
+
+# --- Run ---------------------------------------------------------------------------------------------
+echo "==> timing $RUNS run(s) of each command on $FILE" >&2
+names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '<nslog-prefix>' FILE")
+names+=("trace-analyze ${TOOL_ARGS:+$TOOL_ARGS }FILE")
+functions=(run_cat run_wc run_grep run_tool)
+medians=()
+for f in "${functions[@]}"; do
+    measure "$f"
+    medians+=("$REPLY")
+done
+
+RSS_KB=""
+if [[ -x /usr/bin/time ]]; then
+    rc=0
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%M' -o "$TMP/rss" "$TOOL" $TOOL_ARGS "$FILE" > /dev/null 2> /dev/null || rc=$?
+    if ((rc > 2)); then
+        echo "benchmark: trace-analyze failed with exit code $rc under /usr/bin/time" >&2
+        exit 1
+    fi
+    RSS_KB=$(tail -n 1 "$TMP/rss")
+fi
+
+# --- Report ------------------------------------------------------------------------------------------
+cpu=$(grep -m1 -E '^(model name|Hardware|cpu model|Processor)[[:space:]]*:' /proc/cpuinfo 2> /dev/null \
+    | cut -d: -f2- || true)
+cpu=${cpu# }
+ratio "$BYTES" 1000000 1
+size_mb=$REPLY
+
+echo
+echo "trace-analyze benchmark — $FILE ($size_mb MB = $BYTES bytes, $LINES lines, seed $SEED)"
+echo "machine: $(nproc) CPUs, $(uname -m), ${cpu:-unknown CPU}; $(uname -sr)"
+echo "median of $RUNS run(s), warm page cache, LC_ALL=C; MB = 10^6 bytes"
+echo
+printf '%-44s %10s %10s %14s\n' "command" "median s" "MB/s" "lines/s"
+for i in "${!names[@]}"; do
+    us=${medians[i]}
+    ratio "$us" 1000000 3
+    seconds=$REPLY
+    ratio "$BYTES" "$us" 1  # bytes/µs = MB/s
+    mbps=$REPLY
+    ratio $((LINES * 1000000)) "$us" 0
+    lps=$REPLY
+    printf '%-44s %10s %10s %14s\n' "${names[i]}" "$seconds" "$mbps" "$lps"
+done
+echo
+ratio "${medians[3]}" "${medians[2]}" 2
+vs_grep=$REPLY
+ratio "${medians[3]}" "${medians[1]}" 2
+vs_wc=$REPLY
+echo "trace-analyze time / grep: ${vs_grep}x    / wc -l: ${vs_wc}x"
+echo "grep matched $(cat "$TMP/grep-count") of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
+if [[ -n $RSS_KB ]]; then
+    ratio "$RSS_KB" 1024 1
+    echo "trace-analyze peak RSS: $REPLY MB ($RSS_KB KB, /usr/bin/time -f %M)"
+else
+    echo "trace-analyze peak RSS: n/a (/usr/bin/time not installed)"
+fi
