@@ -70,6 +70,16 @@ public final class Regex: @unchecked Sendable {
 
     deinit { pcre2_code_free_8(code) }
 
+    /// `literal` with every pattern metacharacter escaped, so it matches itself.
+    public static func escape(_ literal: String) -> String {
+        var out = ""
+        for character in literal {
+            if "\\^$.|?*+()[]{}#-/ ".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
     /// The number of the group called `name`, if the pattern has one.
     public func groupNumber(_ name: String) -> Int? { groupNumbers[name] }
 

@@ -14,6 +14,8 @@ public final class EventRecognizer {
 
     public let vocabulary: Vocabulary
     private let matcher: Matcher
+    /// Matches when a message holds one of the entries' keywords; nil when some entry declares none.
+    private let prefilter: Matcher?
     private let events: [LifecycleEvent]
 
     public init(vocabulary: Vocabulary = .builtin) throws(TraceAnalyzeError) {
@@ -34,11 +36,29 @@ public final class EventRecognizer {
         }
         self.vocabulary = vocabulary
         self.events = vocabulary.entries.map(\.event)
+        self.prefilter = try EventRecognizer.keywordFilter(vocabulary)
+    }
+
+    /// One caseless literal alternation of every keyword: far cheaper than the patterns, which start with
+    /// lookbehinds that keep PCRE2 from skipping ahead.
+    private static func keywordFilter(_ vocabulary: Vocabulary) throws(TraceAnalyzeError) -> Matcher? {
+        guard !vocabulary.entries.isEmpty, vocabulary.entries.allSatisfy({ !$0.keywords.isEmpty }) else { return nil }
+        var keywords: [String] = []
+        for keyword in vocabulary.entries.flatMap(\.keywords) where !keywords.contains(keyword.lowercased()) {
+            keywords.append(keyword.lowercased())
+        }
+        do {
+            let alternation = keywords.map(Regex.escape).joined(separator: "|")
+            return Matcher(try Regex("(?:" + alternation + ")", options: [.caseless]))
+        } catch {
+            throw .invalidPattern(owner: "vocabulary keywords", error: error)
+        }
     }
 
     /// The index of the vocabulary entry the message means, or nil.
     @inline(__always)
     public func entryIndex(_ message: UnsafeRawBufferPointer) -> Int? {
+        if let prefilter, (try? prefilter.matches(message)) != true { return nil }
         guard (try? matcher.matches(message)) == true, let mark = matcher.mark, let index = Int(mark) else {
             return nil
         }

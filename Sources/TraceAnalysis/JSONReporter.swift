@@ -1,19 +1,60 @@
 /// Renders a report as the versioned JSON contract (`schemaVersion: 1`, `Documentation/trace-analyze.schema.json`).
 public enum JSONReporter {
     public static func render(_ report: AnalysisReport, pretty: Bool = true) -> String {
-        value(report).serialized(pretty: pretty) + "\n"
+        String(decoding: bytes(report, pretty: pretty), as: UTF8.self)
+    }
+
+    /// The report as UTF-8 bytes, ready to write. Processes are serialised one at a time, so the JSON tree
+    /// of a big report never exists whole.
+    public static func bytes(_ report: AnalysisReport, pretty: Bool = true) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * 1024)
+        let indent: Int? = pretty ? 1 : nil
+        let members = topLevel(report)
+        out.append(UInt8(ascii: "{"))
+        for (index, (key, value)) in members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.newline(&out, indent)
+            JSONValue.escape(key, into: &out)
+            out.append(contentsOf: (pretty ? ": " : ":").utf8)
+            if let value {
+                value.write(into: &out, indent: indent)
+            } else {
+                writeProcesses(report.processes, into: &out, indent: indent)
+            }
+        }
+        JSONValue.newline(&out, pretty ? 0 : nil)
+        out.append(contentsOf: "}\n".utf8)
+        return out
     }
 
     /// The report as a JSON value (tests compare it structurally).
     public static func value(_ report: AnalysisReport) -> JSONValue {
-        .object([
+        .object(topLevel(report).map { ($0.0, $0.1 ?? .array(report.processes.map(process))) })
+    }
+
+    /// The top-level members in contract order; `processes` (nil here) is written separately.
+    private static func topLevel(_ report: AnalysisReport) -> [(String, JSONValue?)] {
+        [
             ("schemaVersion", .int(AnalysisReport.schemaVersion)),
             ("tool", .object([("name", .string("trace-analyze")), ("version", .string(TraceAnalyzeVersion.current))])),
             ("options", options(report.options)),
             ("inputs", .array(report.inputs.map(input))),
-            ("processes", .array(report.processes.map(process))),
+            ("processes", nil),
             ("summary", summary(report)),
-        ])
+        ]
+    }
+
+    private static func writeProcesses(_ processes: [ProcessReport], into out: inout [UInt8], indent: Int?) {
+        guard !processes.isEmpty else { return out.append(contentsOf: "[]".utf8) }
+        out.append(UInt8(ascii: "["))
+        for (index, report) in processes.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.newline(&out, indent.map { $0 + 1 })
+            process(report).write(into: &out, indent: indent.map { $0 + 1 })
+        }
+        JSONValue.newline(&out, indent)
+        out.append(UInt8(ascii: "]"))
     }
 
     static func options(_ options: AnalysisOptions) -> JSONValue {

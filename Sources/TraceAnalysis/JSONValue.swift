@@ -24,52 +24,54 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Serialises with two-space indentation (`pretty`) or on one line.
     public func serialized(pretty: Bool = true) -> String {
-        var out = ""
-        write(into: &out, indent: pretty ? 0 : nil)
-        return out
+        var out: [UInt8] = []
+        write(into: &out, pretty: pretty)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout String, indent: Int?) {
+    /// Appends the UTF-8 serialisation to `out` (reporters write straight into their output buffer).
+    public func write(into out: inout [UInt8], pretty: Bool = true) {
+        write(into: &out, indent: pretty ? 0 : nil)
+    }
+
+    /// Appends the serialisation as if nested `indent` levels deep (nil: on one line).
+    func write(into out: inout [UInt8], indent: Int?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .double(let value): out += JSONValue.number(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .double(let value): out.append(contentsOf: JSONValue.number(value).utf8)
         case .string(let value): JSONValue.escape(value, into: &out)
         case .array(let values):
-            if values.isEmpty {
-                out += "[]"
-                return
-            }
-            out += "["
+            guard !values.isEmpty else { return out.append(contentsOf: "[]".utf8) }
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                newline(&out, indent.map { $0 + 1 })
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.newline(&out, indent.map { $0 + 1 })
                 value.write(into: &out, indent: indent.map { $0 + 1 })
             }
-            newline(&out, indent)
-            out += "]"
+            JSONValue.newline(&out, indent)
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty {
-                out += "{}"
-                return
-            }
-            out += "{"
+            guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
+            out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
-                newline(&out, indent.map { $0 + 1 })
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.newline(&out, indent.map { $0 + 1 })
                 JSONValue.escape(key, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 value.write(into: &out, indent: indent.map { $0 + 1 })
             }
-            newline(&out, indent)
-            out += "}"
+            JSONValue.newline(&out, indent)
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private func newline(_ out: inout String, _ indent: Int?) {
+    static func newline(_ out: inout [UInt8], _ indent: Int?) {
         guard let indent else { return }
-        out += "\n" + String(repeating: "  ", count: indent)
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent * 2 { out.append(UInt8(ascii: " ")) }
     }
 
     /// Numbers without float noise: whole values print as integers, others with at most 3 decimals.
@@ -81,22 +83,24 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 
     /// JSON string escaping: quotes, backslashes and every control character; the rest is UTF-8 as is.
-    static func escape(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    static func escape(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 

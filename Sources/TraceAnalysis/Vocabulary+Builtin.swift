@@ -34,7 +34,7 @@ extension Vocabulary {
     static let appDelegate: [VocabularyEntry] = [
         VocabularyEntry(
             id: "uikit-will-finish-launching", event: .willFinishLaunching,
-            pattern: callback("will finish launching", suffix: "(?:[ _]?with[ _]?options)?"),
+            pattern: callback("will finish launching", suffix: "(?:[ _]?with[ _]?options)?"), keywords: ["launching"],
             examples: [
                 "application:willFinishLaunchingWithOptions:",
                 "-[AppDelegate application:willFinishLaunchingWithOptions:]",
@@ -44,7 +44,7 @@ extension Vocabulary {
             ]),
         VocabularyEntry(
             id: "uikit-did-finish-launching", event: .didFinishLaunching,
-            pattern: callback("did finish launching", suffix: "(?:[ _]?with[ _]?options)?"),
+            pattern: callback("did finish launching", suffix: "(?:[ _]?with[ _]?options)?"), keywords: ["launching"],
             examples: [
                 "application:didFinishLaunchingWithOptions:",
                 "App Delegate: didFinishLaunchingWithOptions",
@@ -58,7 +58,7 @@ extension Vocabulary {
             bait: ["didFinishLaunchingObserver added", "NSApplicationDidFinishLaunchingNotification"]),
         VocabularyEntry(
             id: "uikit-did-become-active", event: .didBecomeActive,
-            pattern: callback("did become active"),
+            pattern: callback("did become active"), keywords: ["active"],
             examples: [
                 "applicationDidBecomeActive:",
                 "applicationDidBecomeActive",
@@ -73,7 +73,7 @@ extension Vocabulary {
             bait: ["sceneDidBecomeActive", "NSApplicationDidBecomeActiveNotification", "Became active"]),
         VocabularyEntry(
             id: "uikit-will-resign-active", event: .willResignActive,
-            pattern: callback("will resign active"),
+            pattern: callback("will resign active"), keywords: ["active"],
             examples: [
                 "applicationWillResignActive:",
                 "applicationWillResignActive",
@@ -86,7 +86,7 @@ extension Vocabulary {
             bait: ["About to be suspended", "sceneWillResignActive"]),
         VocabularyEntry(
             id: "uikit-did-enter-background", event: .didEnterBackground,
-            pattern: callback("did enter background"),
+            pattern: callback("did enter background"), keywords: ["background"],
             examples: [
                 "applicationDidEnterBackground:",
                 "applicationDidEnterBackground",
@@ -99,7 +99,7 @@ extension Vocabulary {
             bait: ["backgroundTaskDidEnterBackgroundTimeout fired", "sceneDidEnterBackground"]),
         VocabularyEntry(
             id: "uikit-will-enter-foreground", event: .willEnterForeground,
-            pattern: callback("will enter foreground"),
+            pattern: callback("will enter foreground"), keywords: ["foreground"],
             examples: [
                 "applicationWillEnterForeground:",
                 "applicationWillEnterForeground",
@@ -112,7 +112,7 @@ extension Vocabulary {
             bait: ["applicationWillEnterForegroundForMedia", "sceneWillEnterForeground"]),
         VocabularyEntry(
             id: "uikit-will-terminate", event: .willTerminate,
-            pattern: callback("will terminate"),
+            pattern: callback("will terminate"), keywords: ["terminate"],
             examples: [
                 "applicationWillTerminate:",
                 "applicationWillTerminate",
@@ -129,7 +129,7 @@ extension Vocabulary {
             ]),
         VocabularyEntry(
             id: "uikit-did-receive-memory-warning", event: .didReceiveMemoryWarning,
-            pattern: callback("did receive memory warning"),
+            pattern: callback("did receive memory warning"), keywords: ["memory"],
             examples: [
                 "applicationDidReceiveMemoryWarning:",
                 "-[AppDelegate applicationDidReceiveMemoryWarning:]",
@@ -141,12 +141,12 @@ extension Vocabulary {
             ]),
         VocabularyEntry(
             id: "uikit-received-memory-warning", event: .didReceiveMemoryWarning,
-            pattern: #"\breceived memory warning\b"#,
+            pattern: #"\breceived memory warning\b"#, keywords: ["memory"],
             examples: ["Received memory warning.", "Received memory warning"],
             bait: ["Received memory warnings are logged below"]),
         VocabularyEntry(
             id: "uikit-protected-data-will-become-unavailable", event: .protectedDataWillBecomeUnavailable,
-            pattern: callback("protected data will become unavailable"),
+            pattern: callback("protected data will become unavailable"), keywords: ["protected"],
             examples: [
                 "applicationProtectedDataWillBecomeUnavailable:",
                 "applicationProtectedDataWillBecomeUnavailable(_:)",
@@ -154,7 +154,7 @@ extension Vocabulary {
             ]),
         VocabularyEntry(
             id: "uikit-protected-data-did-become-available", event: .protectedDataDidBecomeAvailable,
-            pattern: callback("protected data did become available"),
+            pattern: callback("protected data did become available"), keywords: ["protected"],
             examples: [
                 "applicationProtectedDataDidBecomeAvailable:",
                 "-[AppDelegate applicationProtectedDataDidBecomeAvailable:]",
@@ -162,7 +162,7 @@ extension Vocabulary {
             ]),
         VocabularyEntry(
             id: "uikit-significant-time-change", event: .significantTimeChange,
-            pattern: callback("significant time change"),
+            pattern: callback("significant time change"), keywords: ["significant"],
             examples: [
                 "applicationSignificantTimeChange:",
                 "applicationSignificantTimeChange(_:)",
@@ -173,35 +173,41 @@ extension Vocabulary {
     static let viewController: [VocabularyEntry] = [
         VocabularyEntry(
             id: "vc-awake-from-nib", event: .awakeFromNib, pattern: viewControllerMethod("awake from nib"),
+            keywords: ["nib"],
             examples: ["Root View Controller: Awake From Nib", "-[RootViewController awakeFromNib]", "awakeFromNib()"]),
         VocabularyEntry(
-            id: "vc-load-view", event: .loadView, pattern: viewControllerMethod("load view"),
+            id: "vc-load-view", event: .loadView, pattern: viewControllerMethod("load view"), keywords: ["view"],
             examples: ["-[ZHFirstSubViewController loadView]", "loadView()"],
             bait: ["Reload view requested", "super.loadView()"]),
         VocabularyEntry(
             id: "vc-view-did-load", event: .viewDidLoad, pattern: viewControllerMethod("view did load"),
+            keywords: ["view"],
             examples: ["Root View Controller: View Did Load", "-[ThirdViewController viewDidLoad]", "viewDidLoad()"],
             bait: ["-[SecondViewController viewDidUnload]", "viewDidLoadCount=3"]),
         VocabularyEntry(
             id: "vc-view-will-appear", event: .viewWillAppear, pattern: viewControllerMethod("view will appear"),
+            keywords: ["view"],
             examples: [
                 "Root View Controller: View Will Appear", "-[ThirdViewController viewWillAppear:]",
                 "viewWillAppear(_:)",
             ]),
         VocabularyEntry(
             id: "vc-view-is-appearing", event: .viewIsAppearing, pattern: viewControllerMethod("view is appearing"),
+            keywords: ["view"],
             examples: ["viewIsAppearing(_:)", "-[HomeViewController viewIsAppearing:]"]),
         VocabularyEntry(
             id: "vc-view-did-appear", event: .viewDidAppear, pattern: viewControllerMethod("view did appear"),
+            keywords: ["view"],
             examples: [
                 "Root View Controller: View Did Appear", "-[ThirdViewController viewDidAppear:]", "viewDidAppear(_:)",
             ]),
         VocabularyEntry(
             id: "vc-view-will-disappear", event: .viewWillDisappear,
-            pattern: viewControllerMethod("view will disappear"),
+            pattern: viewControllerMethod("view will disappear"), keywords: ["view"],
             examples: ["-[ThirdViewController viewWillDisappear:]", "viewWillDisappear(_:)"]),
         VocabularyEntry(
             id: "vc-view-did-disappear", event: .viewDidDisappear, pattern: viewControllerMethod("view did disappear"),
+            keywords: ["view"],
             examples: ["-[ThirdViewController viewDidDisappear:]", "viewDidDisappear(_:)"],
             bait: ["-[FirstViewController willMoveToParentViewController:]"]),
     ]

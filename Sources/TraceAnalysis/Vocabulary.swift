@@ -14,11 +14,18 @@ public struct VocabularyEntry: Sendable, Codable, Hashable {
     public var examples: [String]
     /// Look-alike messages that must mean nothing.
     public var bait: [String]
+    /// Words (ASCII, caseless) of which every message the entry matches contains at least one. They let the
+    /// recogniser skip the pattern search on the great majority of lines; empty means "always search".
+    public var keywords: [String]
 
-    public init(id: String, event: LifecycleEvent, pattern: String, examples: [String], bait: [String] = []) {
+    public init(
+        id: String, event: LifecycleEvent, pattern: String, keywords: [String] = [], examples: [String],
+        bait: [String] = []
+    ) {
         self.id = id
         self.event = event
         self.pattern = pattern
+        self.keywords = keywords
         self.examples = examples
         self.bait = bait
     }
@@ -38,6 +45,12 @@ public struct Vocabulary: Sendable {
                 throw .sampleMismatch(owner: "vocabulary \(entry.id)", sample: "", problem: "has no example message")
             }
             for example in entry.examples {
+                let lowered = example.lowercased()
+                if !entry.keywords.isEmpty, !entry.keywords.contains(where: { lowered.contains($0.lowercased()) }) {
+                    throw .sampleMismatch(
+                        owner: "vocabulary \(entry.id)", sample: example,
+                        problem: "contains none of the keywords \(entry.keywords.joined(separator: ", "))")
+                }
                 let found = recognizer.recognize(example)
                 guard found?.entryID == entry.id else {
                     let problem =

@@ -88,12 +88,12 @@ struct Analyze: ParsableCommand {
             Terminal.warn(String(describing: TraceAnalyzeError.noLifecycleEvents(inputs: names)))
         }
 
-        let text: String
+        let text: [UInt8]
         switch format {
-        case .json: text = JSONReporter.render(report)
+        case .json: text = JSONReporter.bytes(report)
         case .text:
-            text = TextReporter(color: output == nil && Terminal.wantsColor(color.rawValue), showEvents: events)
-                .render(report)
+            let colour = output == nil && Terminal.wantsColor(color.rawValue)
+            text = Array(TextReporter(color: colour, showEvents: events).render(report).utf8)
         }
         if let output {
             do {

@@ -14,15 +14,18 @@ enum Terminal {
     }
 
     /// Writes to standard output; a reader that went away (`| head`) ends the program quietly.
-    static func print(_ text: String) {
+    static func print(_ text: [UInt8]) {
         signal(SIGPIPE, SIG_IGN)
         if !writeAll(text, to: 1), errno == EPIPE { exit(0) }
     }
 
     /// write(2) until everything is out; false on failure (errno says why).
     private static func writeAll(_ text: String, to fd: Int32) -> Bool {
-        var copy = text
-        return copy.withUTF8 { buffer in
+        writeAll(Array(text.utf8), to: fd)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
@@ -37,15 +40,16 @@ enum Terminal {
         }
     }
 
-    static func write(_ text: String, toFile path: String) throws {
-        guard let file = fopen(path, "w") else {
+    static func write(_ bytes: [UInt8], toFile path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else {
             throw TraceAnalyzeError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
-        defer { fclose(file) }
-        var copy = text
-        let written = copy.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) }
-        if written != text.utf8.count || fflush(file) != 0 {
-            throw TraceAnalyzeError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        let written = writeAll(bytes, to: fd)
+        let writeError = errno
+        if close(fd) != 0 || !written {
+            throw TraceAnalyzeError.cannotWrite(
+                path: path, reason: String(cString: strerror(written ? errno : writeError)))
         }
     }
 
