@@ -213,7 +213,8 @@ final class InputAnalysis {
         }
         cached = timeline
         cachedPid = pid
-        cachedName = Array(nameBytes)
+        cachedName.removeAll(keepingCapacity: true)
+        cachedName.append(contentsOf: nameBytes)
         return timeline
     }
 

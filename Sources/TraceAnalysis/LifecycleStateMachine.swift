@@ -112,7 +112,8 @@ struct LifecycleStateMachine {
     private mutating func report(
         _ rule: ViolationRule, _ occurrence: EventOccurrence, _ before: AppState, expected: String
     ) {
-        let message = "\(occurrence.event.callbackName) while \(before.rawValue): \(rule.title); expected \(expected)"
+        let situation = before == .unknown ? "as the first lifecycle event" : "while \(before.rawValue)"
+        let message = "\(occurrence.event.callbackName) \(situation); expected \(expected)"
         violations.append(
             Violation(
                 rule: rule, input: input, line: occurrence.line, time: occurrence.time, state: before,

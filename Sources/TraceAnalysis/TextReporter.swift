@@ -104,8 +104,9 @@ public struct TextReporter: Sendable {
         let time = episode.start?.timeOfDay ?? ""
         let scenario = episode.scenario.rawValue.padding(26)
         var out = "    \(lines.padding(11)) \(time.padding(15)) \(paint(color(for: episode.scenario), scenario))"
-        out += " \(episode.confidence.rawValue.padding(6))"
+        out += " \(episode.confidence.rawValue.padding(7))"
         if let duration = episode.durationMs { out += " " + DurationFormat.text(duration) }
+        while out.last == " " { out.removeLast() }
         out += "\n"
         out += dim("        \(episode.evidence) — \(episode.causes.joined(separator: "; "))") + "\n"
         return out
@@ -114,7 +115,8 @@ public struct TextReporter: Sendable {
     private func violation(_ violation: Violation) -> String {
         let time = violation.time.map { " \($0.timeOfDay)" } ?? ""
         let head = paint(.red, "    ✗ violation \(violation.rule.number) \(violation.rule.rawValue)")
-        return "\(head)  L\(violation.line)\(time)\n" + "        \(Sanitizer.terminal(violation.message))\n"
+        return "\(head)  L\(violation.line)\(time)  \(violation.rule.title)\n"
+            + "        \(Sanitizer.terminal(violation.message))\n"
     }
 
     private func summary(_ report: AnalysisReport) -> String {
