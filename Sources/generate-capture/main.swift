@@ -13,6 +13,8 @@
 // multi-line NSDictionary / NSArray dumps, a few blank lines and a few garbage lines (random bytes,
 // sometimes invalid UTF-8, prefixes cut off mid-line).
 
+import TraceAnalysis
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -33,24 +35,9 @@ let usageText = """
 
     """
 
-/// Writes all of `bytes` to `fd`; false on an error.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard let base = bytes.baseAddress else { return true }
-    var offset = 0
-    while offset < bytes.count {
-        let n = write(fd, base + offset, bytes.count - offset)
-        if n < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
-        offset += n
-    }
-    return true
-}
-
 func printError(_ message: String) {
     var text = "generate-capture: " + message + "\n"
-    _ = text.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
+    _ = text.withUTF8 { Output.writeAll(UnsafeRawBufferPointer($0), to: 2) }
 }
 
 func errorText() -> String { String(cString: strerror(errno)) }
@@ -391,7 +378,7 @@ struct Generator {
     mutating func flush() {
         guard !out.isEmpty else { return }
         let count = out.count
-        guard out.withUnsafeBytes({ writeAll(sink, $0) }) else {
+        guard out.withUnsafeBytes({ Output.writeAll($0, to: sink) }) else {
             printError("write failed: \(errorText())")
             exit(74)  // EX_IOERR
         }

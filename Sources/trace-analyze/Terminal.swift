@@ -19,25 +19,12 @@ enum Terminal {
         if !writeAll(text, to: 1), errno == EPIPE { exit(0) }
     }
 
-    /// write(2) until everything is out; false on failure (errno says why).
     private static func writeAll(_ text: String, to fd: Int32) -> Bool {
         writeAll(Array(text.utf8), to: fd)
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(fd, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        bytes.withUnsafeBytes { Output.writeAll($0, to: fd) }
     }
 
     static func write(_ bytes: [UInt8], toFile path: String) throws {
@@ -64,9 +51,4 @@ enum Terminal {
             return isatty(1) != 0
         }
     }
-}
-
-/// write(2), named apart from `Terminal.write(_:toFile:)`.
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, bytes, count)
 }
