@@ -10,13 +10,15 @@ public enum InputSource: Sendable, Equatable {
     case standardInput
     /// A capture held in memory (tests, embedding).
     case text(name: String, String)
+    /// Raw bytes held in memory, not necessarily UTF-8.
+    case bytes(name: String, [UInt8])
 
     /// The name reports use for the input.
     public var name: String {
         switch self {
         case .file(let path): return path
         case .standardInput: return "<stdin>"
-        case .text(let name, _): return name
+        case .text(let name, _), .bytes(let name, _): return name
         }
     }
 }
@@ -69,6 +71,9 @@ public struct Analyzer: Sendable {
         switch source {
         case .text(_, let text):
             var reader = LineReader(bytes: Array(text.utf8))
+            analysis.read(&reader)
+        case .bytes(_, let bytes):
+            var reader = LineReader(bytes: bytes)
             analysis.read(&reader)
         case .standardInput:
             var reader = LineReader(fd: 0)

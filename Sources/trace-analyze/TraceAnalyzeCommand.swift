@@ -13,8 +13,10 @@ struct TraceAnalyzeCommand: ParsableCommand {
         commandName: "trace-analyze",
         abstract:
             "Turn iOS app-lifecycle logs (NSLog captures) into timelines, scenarios, violations and launch times.",
+        usage: "trace-analyze [analyze] [<options>] [<file> ...]",
         discussion: """
-            `trace-analyze FILE…` is the same as `trace-analyze analyze FILE…`.
+            `trace-analyze FILE…` is the same as `trace-analyze analyze FILE…`; \
+            `trace-analyze analyze --help` lists every option.
 
             Exit codes: 0 clean · 1 a lifecycle violation or a launch over budget · 2 an input problem \
             (an unreadable file, or no lifecycle event in any input) · 64 usage error.

@@ -89,3 +89,21 @@ struct EndToEndTests {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
+
+extension EndToEndTests {
+    @Test func aFolderIsAnInputProblemWithAClearMessage() throws {
+        let result = try TestSupport.run(["samples"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("samples: is a folder"))
+    }
+
+    @Test func helpListsTheOptionsAndExitCodes() throws {
+        let root = try TestSupport.run(["--help"])
+        #expect(root.status == 0)
+        #expect(root.stdout.contains("Exit codes"))
+        let analyze = try TestSupport.run(["analyze", "--help"])
+        for option in ["--format", "--launch-budget", "--background-gap", "--alert-gap", "--input-format"] {
+            #expect(analyze.stdout.contains(option), "\(option)")
+        }
+    }
+}
