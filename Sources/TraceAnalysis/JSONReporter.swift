@@ -4,28 +4,54 @@ public enum JSONReporter {
         String(decoding: bytes(report, pretty: pretty), as: UTF8.self)
     }
 
-    /// The report as UTF-8 bytes, ready to write. Processes are serialised one at a time, so the JSON tree
-    /// of a big report never exists whole.
+    /// The report as UTF-8 bytes, ready to write.
     public static func bytes(_ report: AnalysisReport, pretty: Bool = true) -> [UInt8] {
+        var all: [UInt8] = []
+        write(report, pretty: pretty) { all.append(contentsOf: $0) }
+        return all
+    }
+
+    /// Streams the report to `sink` in pieces of about `chunkSize` bytes. Processes are serialised one at a
+    /// time, so neither the JSON tree nor the text of a big report ever exists whole.
+    public static func write(
+        _ report: AnalysisReport, pretty: Bool = true, chunkSize: Int = 64 * 1024,
+        to sink: ([UInt8]) throws -> Void
+    ) rethrows {
         var out: [UInt8] = []
-        out.reserveCapacity(64 * 1024)
+        out.reserveCapacity(chunkSize + chunkSize / 4)
         let indent: Int? = pretty ? 1 : nil
-        let members = topLevel(report)
         out.append(UInt8(ascii: "{"))
-        for (index, (key, value)) in members.enumerated() {
+        for (index, (key, value)) in topLevel(report).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             JSONValue.newline(&out, indent)
             JSONValue.escape(key, into: &out)
             out.append(contentsOf: (pretty ? ": " : ":").utf8)
             if let value {
                 value.write(into: &out, indent: indent)
-            } else {
-                writeProcesses(report.processes, into: &out, indent: indent)
+                continue
             }
+            // processes
+            let inner = indent.map { $0 + 1 }
+            guard !report.processes.isEmpty else {
+                out.append(contentsOf: "[]".utf8)
+                continue
+            }
+            out.append(UInt8(ascii: "["))
+            for (position, item) in report.processes.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.newline(&out, inner)
+                process(item).write(into: &out, indent: inner)
+                if out.count >= chunkSize {
+                    try sink(out)
+                    out.removeAll(keepingCapacity: true)
+                }
+            }
+            JSONValue.newline(&out, indent)
+            out.append(UInt8(ascii: "]"))
         }
         JSONValue.newline(&out, pretty ? 0 : nil)
         out.append(contentsOf: "}\n".utf8)
-        return out
+        try sink(out)
     }
 
     /// The report as a JSON value (tests compare it structurally).
@@ -43,18 +69,6 @@ public enum JSONReporter {
             ("processes", nil),
             ("summary", summary(report)),
         ]
-    }
-
-    private static func writeProcesses(_ processes: [ProcessReport], into out: inout [UInt8], indent: Int?) {
-        guard !processes.isEmpty else { return out.append(contentsOf: "[]".utf8) }
-        out.append(UInt8(ascii: "["))
-        for (index, report) in processes.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.newline(&out, indent.map { $0 + 1 })
-            process(report).write(into: &out, indent: indent.map { $0 + 1 })
-        }
-        JSONValue.newline(&out, indent)
-        out.append(UInt8(ascii: "]"))
     }
 
     static func options(_ options: AnalysisOptions) -> JSONValue {

@@ -88,22 +88,19 @@ struct Analyze: ParsableCommand {
             Terminal.warn(String(describing: TraceAnalyzeError.noLifecycleEvents(inputs: names)))
         }
 
-        let text: [UInt8]
-        switch format {
-        case .json: text = JSONReporter.bytes(report)
-        case .text:
-            let colour = output == nil && Terminal.wantsColor(color.rawValue)
-            text = Array(TextReporter(color: colour, showEvents: events).render(report).utf8)
-        }
-        if let output {
-            do {
-                try Terminal.write(text, toFile: output)
-            } catch {
-                Terminal.warn(String(describing: error))
-                throw ExitCode(ExitStatus.inputProblem.rawValue)
+        do {
+            let destination = try Terminal.Destination(path: output)
+            defer { destination.close() }
+            switch format {
+            case .json:
+                try JSONReporter.write(report, to: destination.write)
+            case .text:
+                let colour = output == nil && Terminal.wantsColor(color.rawValue)
+                try destination.write(Array(TextReporter(color: colour, showEvents: events).render(report).utf8))
             }
-        } else {
-            Terminal.print(text)
+        } catch {
+            Terminal.warn(String(describing: error))
+            throw ExitCode(ExitStatus.inputProblem.rawValue)
         }
         throw ExitCode(report.exitStatus.rawValue)
     }

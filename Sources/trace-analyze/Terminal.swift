@@ -10,33 +10,39 @@ import TraceAnalysis
 enum Terminal {
     /// A message on standard error, prefixed with the tool's name.
     static func warn(_ message: String) {
-        _ = writeAll("trace-analyze: \(message)\n", to: 2)
+        let bytes = Array("trace-analyze: \(message)\n".utf8)
+        _ = bytes.withUnsafeBytes { Output.writeAll($0, to: 2) }
     }
 
-    /// Writes to standard output; a reader that went away (`| head`) ends the program quietly.
-    static func print(_ text: [UInt8]) {
-        signal(SIGPIPE, SIG_IGN)
-        if !writeAll(text, to: 1), errno == EPIPE { exit(0) }
-    }
+    /// Where the report goes: standard output, or the file named with `--output`.
+    struct Destination {
+        let path: String?
+        let fd: Int32
 
-    private static func writeAll(_ text: String, to fd: Int32) -> Bool {
-        writeAll(Array(text.utf8), to: fd)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        bytes.withUnsafeBytes { Output.writeAll($0, to: fd) }
-    }
-
-    static func write(_ bytes: [UInt8], toFile path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else {
-            throw TraceAnalyzeError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        init(path: String?) throws {
+            self.path = path
+            guard let path else {
+                // A reader that went away (`| head`) must end the program quietly, not kill it with SIGPIPE.
+                signal(SIGPIPE, SIG_IGN)
+                self.fd = 1
+                return
+            }
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else {
+                throw TraceAnalyzeError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            self.fd = fd
         }
-        let written = writeAll(bytes, to: fd)
-        let writeError = errno
-        if close(fd) != 0 || !written {
-            throw TraceAnalyzeError.cannotWrite(
-                path: path, reason: String(cString: strerror(written ? errno : writeError)))
+
+        func write(_ bytes: [UInt8]) throws {
+            guard !bytes.withUnsafeBytes({ Output.writeAll($0, to: fd) }) else { return }
+            if path == nil, errno == EPIPE { exit(0) }
+            let reason = String(cString: strerror(errno))
+            throw TraceAnalyzeError.cannotWrite(path: path ?? "standard output", reason: reason)
+        }
+
+        func close() {
+            if path != nil { _ = systemClose(fd) }
         }
     }
 
@@ -52,3 +58,6 @@ enum Terminal {
         }
     }
 }
+
+/// close(2), named apart from `Destination.close()`.
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }

@@ -107,3 +107,30 @@ extension EndToEndTests {
         }
     }
 }
+
+extension EndToEndTests {
+    @Test func unwritableOutputIsExit2WithTheReason() throws {
+        let result = try TestSupport.run([
+            "--format", "json", "--output", "/nonexistent/report.json", "samples/slow-launch.log",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/nonexistent/report.json: cannot write: No such file or directory"))
+    }
+
+    @Test func aReaderThatStopsEarlyEndsTheRunQuietly() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let command =
+            "'\(TestSupport.binary.path)' --format json samples/*.log | head -c 10 > /dev/null; echo ${PIPESTATUS:-done}"
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = TestSupport.packageRoot
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!stderr.contains("Broken pipe"))
+        #expect(!stderr.contains("crashed"))
+    }
+}
