@@ -118,19 +118,27 @@ extension EndToEndTests {
     }
 
     @Test func aReaderThatStopsEarlyEndsTheRunQuietly() throws {
+        // A capture whose report is far bigger than a pipe's buffer, so the tool really meets EPIPE.
+        let generator = TestSupport.binary.deletingLastPathComponent().appendingPathComponent("generate-capture")
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(getpid()).log")
+        defer { try? FileManager.default.removeItem(at: capture) }
+        let script = """
+            '\(generator.path)' --size 3MB --output '\(capture.path)' || exit 99
+            '\(TestSupport.binary.path)' --format json '\(capture.path)' | head -c 10 > /dev/null
+            echo "status ${PIPESTATUS[0]}"
+            """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        let command =
-            "'\(TestSupport.binary.path)' --format json samples/*.log | head -c 10 > /dev/null; echo ${PIPESTATUS:-done}"
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = TestSupport.packageRoot
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        let out = Pipe()
         let err = Pipe()
+        process.standardOutput = out
         process.standardError = err
-        process.standardOutput = Pipe()
         try process.run()
-        process.waitUntilExit()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(!stderr.contains("Broken pipe"))
-        #expect(!stderr.contains("crashed"))
+        process.waitUntilExit()
+        #expect(stdout == "status 0\n", "\(stderr)")
+        #expect(stderr.isEmpty)
     }
 }
