@@ -30,7 +30,7 @@ public enum InputSource: Sendable, Equatable {
 public struct Analyzer: Sendable {
     public let options: AnalysisOptions
     public let catalog: FormatCatalog
-    public let vocabulary: Vocabulary
+    public let vocabulary: EventRecognizer.Compiled
 
     /// Compiles and checks the formats and the vocabulary; a bad definition throws before any input is read.
     public init(
@@ -40,10 +40,11 @@ public struct Analyzer: Sendable {
         var catalog = try FormatCatalog(formats)
         try catalog.validate()
         if let only = options.inputFormat { catalog = try catalog.only(only) }
-        try vocabulary.validate()
+        let compiled = try EventRecognizer.Compiled(vocabulary)
+        try vocabulary.validate(with: EventRecognizer(compiled: compiled))
         self.options = options
         self.catalog = catalog
-        self.vocabulary = vocabulary
+        self.vocabulary = compiled
     }
 
     /// Analyses every input, in order; an input that cannot be read is reported in its summary.
@@ -64,10 +65,7 @@ public struct Analyzer: Sendable {
     }
 
     func analyze(_ source: InputSource) -> (InputSummary, [ProcessReport]) {
-        // The recogniser and parser were validated in init, so building them again cannot fail.
-        guard let analysis = try? InputAnalysis(name: source.name, analyzer: self) else {
-            return (InputSummary(name: source.name), [])
-        }
+        let analysis = InputAnalysis(name: source.name, analyzer: self)
         switch source {
         case .text(_, let text):
             var reader = LineReader(bytes: Array(text.utf8))
@@ -124,11 +122,11 @@ final class InputAnalysis {
         var pid: Int
     }
 
-    init(name: String, analyzer: Analyzer) throws(TraceAnalyzeError) {
+    init(name: String, analyzer: Analyzer) {
         self.name = name
         self.options = analyzer.options
         self.parser = RecordParser(catalog: analyzer.catalog)
-        self.recognizer = try EventRecognizer(vocabulary: analyzer.vocabulary)
+        self.recognizer = EventRecognizer(compiled: analyzer.vocabulary)
         self.summary = InputSummary(name: name)
         self.recordsPerFormat = Array(repeating: 0, count: analyzer.catalog.formats.count)
     }

@@ -12,47 +12,71 @@ public final class EventRecognizer {
         public var event: LifecycleEvent
     }
 
+    /// The vocabulary's patterns, compiled once and shared by every recogniser (and thread).
+    public struct Compiled: Sendable {
+        public let vocabulary: Vocabulary
+        let combined: Regex
+        /// Matches when a message holds one of the entries' keywords; nil when some entry declares none.
+        let keywords: Regex?
+        let events: [LifecycleEvent]
+
+        public init(_ vocabulary: Vocabulary) throws(TraceAnalyzeError) {
+            // Compile each entry alone first so that an error names the entry that has it.
+            for entry in vocabulary.entries {
+                do {
+                    _ = try Regex(entry.pattern, options: [.caseless])
+                } catch {
+                    throw .invalidPattern(owner: "vocabulary \(entry.id)", error: error)
+                }
+            }
+            let branches = vocabulary.entries.enumerated().map { index, entry in
+                "(?:\(entry.pattern))(*MARK:\(index))"
+            }
+            do {
+                combined = try Regex(
+                    branches.isEmpty ? "(*FAIL)" : "(?:" + branches.joined(separator: "|") + ")", options: [.caseless])
+            } catch {
+                throw .invalidPattern(owner: "vocabulary", error: error)
+            }
+            self.vocabulary = vocabulary
+            self.events = vocabulary.entries.map(\.event)
+            self.keywords = try Compiled.keywordFilter(vocabulary)
+        }
+
+        /// One caseless literal alternation of every keyword: far cheaper than the patterns, which start with
+        /// lookbehinds that keep PCRE2 from skipping ahead.
+        private static func keywordFilter(_ vocabulary: Vocabulary) throws(TraceAnalyzeError) -> Regex? {
+            guard !vocabulary.entries.isEmpty, vocabulary.entries.allSatisfy({ !$0.keywords.isEmpty }) else {
+                return nil
+            }
+            var keywords: [String] = []
+            for keyword in vocabulary.entries.flatMap(\.keywords) where !keywords.contains(keyword.lowercased()) {
+                keywords.append(keyword.lowercased())
+            }
+            do {
+                return try Regex("(?:" + keywords.map(Regex.escape).joined(separator: "|") + ")", options: [.caseless])
+            } catch {
+                throw .invalidPattern(owner: "vocabulary keywords", error: error)
+            }
+        }
+    }
+
     public let vocabulary: Vocabulary
     private let matcher: Matcher
-    /// Matches when a message holds one of the entries' keywords; nil when some entry declares none.
     private let prefilter: Matcher?
     private let events: [LifecycleEvent]
 
-    public init(vocabulary: Vocabulary = .builtin) throws(TraceAnalyzeError) {
-        // Compile each entry alone first so that an error names the entry that has it.
-        for entry in vocabulary.entries {
-            do {
-                _ = try Regex(entry.pattern, options: [.caseless])
-            } catch {
-                throw .invalidPattern(owner: "vocabulary \(entry.id)", error: error)
-            }
-        }
-        let branches = vocabulary.entries.enumerated().map { index, entry in "(?:\(entry.pattern))(*MARK:\(index))" }
-        let combined = branches.isEmpty ? "(*FAIL)" : "(?:" + branches.joined(separator: "|") + ")"
-        do {
-            self.matcher = Matcher(try Regex(combined, options: [.caseless]))
-        } catch {
-            throw .invalidPattern(owner: "vocabulary", error: error)
-        }
-        self.vocabulary = vocabulary
-        self.events = vocabulary.entries.map(\.event)
-        self.prefilter = try EventRecognizer.keywordFilter(vocabulary)
+    /// A recogniser over patterns compiled once (cheap: it only allocates match data).
+    public init(compiled: Compiled) {
+        self.vocabulary = compiled.vocabulary
+        self.matcher = Matcher(compiled.combined)
+        self.prefilter = compiled.keywords.map { Matcher($0) }
+        self.events = compiled.events
     }
 
-    /// One caseless literal alternation of every keyword: far cheaper than the patterns, which start with
-    /// lookbehinds that keep PCRE2 from skipping ahead.
-    private static func keywordFilter(_ vocabulary: Vocabulary) throws(TraceAnalyzeError) -> Matcher? {
-        guard !vocabulary.entries.isEmpty, vocabulary.entries.allSatisfy({ !$0.keywords.isEmpty }) else { return nil }
-        var keywords: [String] = []
-        for keyword in vocabulary.entries.flatMap(\.keywords) where !keywords.contains(keyword.lowercased()) {
-            keywords.append(keyword.lowercased())
-        }
-        do {
-            let alternation = keywords.map(Regex.escape).joined(separator: "|")
-            return Matcher(try Regex("(?:" + alternation + ")", options: [.caseless]))
-        } catch {
-            throw .invalidPattern(owner: "vocabulary keywords", error: error)
-        }
+    /// Compiles `vocabulary` and makes a recogniser for it.
+    public convenience init(vocabulary: Vocabulary = .builtin) throws(TraceAnalyzeError) {
+        self.init(compiled: try Compiled(vocabulary))
     }
 
     /// The index of the vocabulary entry the message means, or nil.

@@ -39,7 +39,11 @@ public struct Vocabulary: Sendable {
 
     /// Checks that every example means its own entry's event and every piece of bait means nothing.
     public func validate() throws(TraceAnalyzeError) {
-        let recognizer = try EventRecognizer(vocabulary: self)
+        try validate(with: EventRecognizer(vocabulary: self))
+    }
+
+    /// Validates with a recogniser already built for this vocabulary.
+    func validate(with recognizer: EventRecognizer) throws(TraceAnalyzeError) {
         for entry in entries {
             if entry.examples.isEmpty {
                 throw .sampleMismatch(owner: "vocabulary \(entry.id)", sample: "", problem: "has no example message")
