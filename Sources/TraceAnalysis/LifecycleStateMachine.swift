@@ -55,7 +55,9 @@ struct LifecycleStateMachine {
         switch event {
         case .willFinishLaunching, .didFinishLaunching:
             if didFinishLaunchingSeen {
+                // A repeated launch callback (often logged twice) says nothing about the state: keep it.
                 report(.launchOrder, occurrence, before, expected: "one didFinishLaunching per process")
+                return Step(occurrence: occurrence, before: before, after: before)
             } else if let early = firstEventBeforeLaunch {
                 report(
                     .launchOrder, early.occurrence, early.state,

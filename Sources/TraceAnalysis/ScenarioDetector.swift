@@ -5,6 +5,7 @@
 struct ScenarioDetector {
     private(set) var episodes: [Episode] = []
     private var pending: Pending = .none
+    private var launchOpened = false
     private let options: AnalysisOptions
 
     /// A point of the log: a line and its time.
@@ -42,8 +43,11 @@ struct ScenarioDetector {
         let here = Mark(step.occurrence)
         switch step.event {
         case .willFinishLaunching, .didFinishLaunching:
+            // One launch per pid: a second didFinishLaunching is a violation, not a new launch.
             if case .launch = pending { return }
+            guard !launchOpened else { return }
             flush()
+            launchOpened = true
             pending = .launch(start: processStart)
 
         case .didBecomeActive:

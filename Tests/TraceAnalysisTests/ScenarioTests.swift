@@ -78,3 +78,18 @@ struct ScenarioTests {
         #expect(report.processes.map { $0.episodes.map(\.scenario) } == [[.enterBackground, .termination], [.launch]])
     }
 }
+
+extension ScenarioTests {
+    @Test func aSecondDidFinishLaunchingIsNotASecondLaunch() throws {
+        let (report, _) = try TestSupport.analyzeExample(
+            """
+            0.000 application:didFinishLaunchingWithOptions:
+            0.050 applicationDidBecomeActive:
+            0.300 application:didFinishLaunchingWithOptions:
+            5.000 applicationWillResignActive:
+            5.001 applicationDidBecomeActive:
+            """)
+        #expect(report.processes.first?.episodes.map(\.scenario) == [.launch, .interruption])
+        #expect(report.violations.map(\.rule) == [.launchOrder])
+    }
+}
