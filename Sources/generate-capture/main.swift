@@ -114,20 +114,8 @@ func parseArguments(_ arguments: [String]) -> Options {
 
 // MARK: - PRNG
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, good enough for test data, fully specified.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    @inline(__always)
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Draws on the library's SplitMix64 (one fully specified stream: same arguments, same bytes).
+extension SplitMix64 {
     /// Uniform in 0..<n (n > 0); the modulo bias is irrelevant here.
     @inline(__always)
     mutating func below(_ n: Int) -> Int { Int((next() >> 1) % UInt64(n)) }

@@ -5,18 +5,6 @@ import Testing
 /// Seeded random inputs: the analysis never crashes, accounts for every line and is deterministic.
 @Suite("Random input")
 struct RandomInputTests {
-    /// SplitMix64: reproducible across platforms.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let messages =
         LifecycleEvent.allCases.flatMap { event in
             Vocabulary.builtin.entries.filter { $0.event == event }.flatMap(\.examples)
@@ -24,7 +12,7 @@ struct RandomInputTests {
 
     @Test(arguments: 0..<20)
     func randomEventSequences(_ seed: Int) throws {
-        var random = Generator(state: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         var lines: [String] = []
         var seconds = 0.0
         var pid = 100
@@ -54,7 +42,7 @@ struct RandomInputTests {
 
     @Test(arguments: 0..<10)
     func randomBytes(_ seed: Int) throws {
-        var random = Generator(state: UInt64(seed) &+ 1000)
+        var random = SplitMix64(seed: UInt64(seed) &+ 1000)
         let count = Int(random.next() % 200_000)
         var bytes = [UInt8](repeating: 0, count: count)
         for index in bytes.indices {

@@ -1,0 +1,16 @@
+/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fully specified PRNG, so generated captures and seeded tests
+/// give the same bytes on every platform and Swift version (the standard library's generator promises neither).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    @inlinable
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
