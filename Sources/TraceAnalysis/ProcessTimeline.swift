@@ -59,7 +59,11 @@ final class ProcessTimeline {
     }
 
     /// A later incarnation of the same name started at `line` without this one logging willTerminate.
+    ///
+    /// A successor whose first line is earlier in time than this one's last line (a capture pasted out of time
+    /// order, as in the corpus's multi-run blog post) is no evidence of a kill, so nothing is inferred.
     func replaced(by successor: ProcessTimeline) {
+        if let last = lastTime, let next = successor.firstTime, next < last { return }
         detectorBeforeInferredKill = detector
         detector.killed(
             state: machine.state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),

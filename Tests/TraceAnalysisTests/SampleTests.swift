@@ -90,6 +90,12 @@ struct SampleTests {
         #expect(beacons.processes.allSatisfy { $0.launch?.overBudget == false })
         #expect(beacons.inputs[0].unparsedLines == 13)  // the author's "** I hit …" annotations
         #expect(beacons.violations.isEmpty)
+        // Document order is not time order: 441 (18:35) follows 555 (21:23) in the file but is no evidence of a kill.
+        #expect(
+            beacons.processes.map { $0.episodes.last?.scenario } == [
+                .killedInBackground, .killedInBackground, .killedInBackground, .killedInBackground, .enterBackground,
+                .killedInForeground, .launch,
+            ])
 
         // The bracketless [pid:tid] prefix, CJK text, memory warnings.
         let child = analyze("01-ios5-child-vc-memory-warning.log")

@@ -93,3 +93,16 @@ extension ScenarioTests {
         #expect(report.violations.map(\.rule) == [.launchOrder])
     }
 }
+
+extension ScenarioTests {
+    @Test func aSuccessorEarlierInTimeIsNoEvidenceOfAKill() throws {
+        let (report, _) = try TestSupport.analyzeExample(
+            """
+            100.000 applicationWillResignActive
+            100.001 applicationDidEnterBackground
+            10.000 @200 application:didFinishLaunchingWithOptions:
+            10.100 applicationDidBecomeActive
+            """)
+        #expect(report.processes.map { $0.episodes.map(\.scenario) } == [[.enterBackground], [.launch]])
+    }
+}
