@@ -46,7 +46,8 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
         case .noLifecycleEvents(let inputs):
             let names = inputs.joined(separator: ", ")
             return "no lifecycle events found in \(names): no app-delegate, scene or view-controller callback was "
-                + "recognised. Is this an app's console log? Run `trace-analyze formats` to see the line formats read."
+                + "recognised. Is this an app's NSLog console capture? (`trace-analyze analyze --help` lists the line "
+                + "formats read under --input-format.)"
         case .cannotWrite(let path, let reason):
             return "\(path): cannot write: \(reason)"
         }

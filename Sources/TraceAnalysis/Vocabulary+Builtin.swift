@@ -5,28 +5,36 @@ extension Vocabulary {
 
     // MARK: Pattern pieces
 
-    /// Not inside an identifier, a member access (`x.viewDidLoad`) or a C++ scope (`Device::willTerminate`).
-    static let boundaryBefore = #"(?<![\w.])(?<!::)"#
+    /// Not inside an identifier or a C++ scope (`AppleMultitouchDevice::willTerminate`). A receiver written with
+    /// a dot (`AppDelegate.applicationDidBecomeActive(_:)`, Swift's `"\(Self.self).\(#function)"`) is fine.
+    static let boundaryBefore = #"(?<!\w)(?<!::)"#
+    /// A bare name must not follow a dot either: `.didBecomeActive` is a member, not a log of the callback.
+    static let bareBoundaryBefore = #"(?<![\w.])(?<!::)"#
+    /// Code, not a log of the callback: `super.viewDidLoad()`, `self.loadView()`.
+    static let notCode = #"(?<!super\.)(?<!self\.)"#
     /// Not followed by more identifier (`applicationWillEnterForegroundForMedia`).
     static let boundaryAfter = #"(?!\w)"#
-    /// The optional `application`/`UIApplication` receiver in all its spellings:
-    /// `applicationDidBecomeActive`, `application:didFinish…`, `application(_:didFinish…`,
-    /// `UIApplicationDidBecomeActiveNotification`, `UIApplication.didBecomeActiveNotification`.
-    static let applicationPrefix = #"(?:(?:UI)?application(?:[ _.:]|\(_:)? ?)?"#
+    /// The `application`/`UIApplication` receiver in all its spellings: `applicationDidBecomeActive`,
+    /// `application:didFinish…`, `application(_:didFinish…`, `UIApplicationDidBecomeActiveNotification`,
+    /// `UIApplication.didBecomeActiveNotification`.
+    static let applicationPrefix = #"(?:UI)?application(?:[ _.:]|\(_:)? ?"#
 
     /// Words of a camel-case name, matched with or without a space or underscore between them.
     static func words(_ words: String) -> String {
         words.split(separator: " ").joined(separator: "[ _]?")
     }
 
-    /// A UIApplicationDelegate callback or its notification.
+    /// A UIApplicationDelegate callback or its notification, with the `application` receiver or bare
+    /// (`App Delegate: didFinishLaunchingWithOptions`).
     static func callback(_ name: String, suffix: String = "") -> String {
-        boundaryBefore + applicationPrefix + words(name) + suffix + "(?:[ _]?notification)?" + boundaryAfter
+        let tail = words(name) + suffix + "(?:[ _]?notification)?" + boundaryAfter
+        return "(?:" + boundaryBefore + applicationPrefix + tail + "|" + bareBoundaryBefore + tail + ")"
     }
 
-    /// A view-controller method, with or without receiver (`-[RootVC viewDidLoad]`, `View Did Load`).
+    /// A view-controller method, with or without receiver (`-[RootVC viewDidLoad]`, `HomeVC.viewDidLoad()`,
+    /// `View Did Load`).
     static func viewControllerMethod(_ name: String) -> String {
-        boundaryBefore + words(name) + boundaryAfter
+        boundaryBefore + notCode + words(name) + boundaryAfter
     }
 
     // MARK: Entries
@@ -52,6 +60,7 @@ extension Vocabulary {
                 "applicationDidFinishLaunching:",
                 "-[AppDelegate application:didFinishLaunchingWithOptions:]",
                 "application(_:didFinishLaunchingWithOptions:)",
+                "AppDelegate.application(_:didFinishLaunchingWithOptions:)",
                 "UIApplicationDidFinishLaunchingNotification",
                 "UIApplication.didFinishLaunchingNotification",
             ],
@@ -65,12 +74,16 @@ extension Vocabulary {
                 "App Delegate: applicationDidBecomeActive",
                 "-[AppDelegate applicationDidBecomeActive:]",
                 "applicationDidBecomeActive(_:)",
+                "AppDelegate.applicationDidBecomeActive(_:)",
                 "UIApplicationDidBecomeActiveNotification",
                 "UIApplication.didBecomeActiveNotification",
                 "-> applicationDidBecomeActive()",
                 "didBecomeActive",
             ],
-            bait: ["sceneDidBecomeActive", "NSApplicationDidBecomeActiveNotification", "Became active"]),
+            bait: [
+                "sceneDidBecomeActive", "NSApplicationDidBecomeActiveNotification", "Became active",
+                "observing .didBecomeActive",
+            ]),
         VocabularyEntry(
             id: "uikit-will-resign-active", event: .willResignActive,
             pattern: callback("will resign active"), keywords: ["active"],
@@ -182,8 +195,11 @@ extension Vocabulary {
         VocabularyEntry(
             id: "vc-view-did-load", event: .viewDidLoad, pattern: viewControllerMethod("view did load"),
             keywords: ["view"],
-            examples: ["Root View Controller: View Did Load", "-[ThirdViewController viewDidLoad]", "viewDidLoad()"],
-            bait: ["-[SecondViewController viewDidUnload]", "viewDidLoadCount=3"]),
+            examples: [
+                "Root View Controller: View Did Load", "-[ThirdViewController viewDidLoad]", "viewDidLoad()",
+                "HomeViewController.viewDidLoad()",
+            ],
+            bait: ["-[SecondViewController viewDidUnload]", "viewDidLoadCount=3", "super.viewDidLoad()"]),
         VocabularyEntry(
             id: "vc-view-will-appear", event: .viewWillAppear, pattern: viewControllerMethod("view will appear"),
             keywords: ["view"],
@@ -200,6 +216,7 @@ extension Vocabulary {
             keywords: ["view"],
             examples: [
                 "Root View Controller: View Did Appear", "-[ThirdViewController viewDidAppear:]", "viewDidAppear(_:)",
+                "HomeViewController.viewDidAppear(_:)",
             ]),
         VocabularyEntry(
             id: "vc-view-will-disappear", event: .viewWillDisappear,
