@@ -15,6 +15,10 @@ public struct AnalysisReport: Sendable {
 
     /// Every violation of every process, in input then line order.
     public var violations: [Violation] { processes.flatMap(\.violations) }
+    /// Every launch the log shows.
+    public var launches: [LaunchReport] { processes.compactMap(\.launch) }
+    /// Launches with a measured duration that count against the budget.
+    public var measuredLaunches: [LaunchReport] { launches.filter { $0.durationMs != nil && !$0.excluded } }
     /// Every completed launch that counts against the budget and exceeded it.
     public var launchesOverBudget: [ProcessReport] { processes.filter { $0.launch?.overBudget == true } }
     /// Inputs that could not be read.
@@ -93,7 +97,10 @@ public struct ProcessReport: Sendable {
     public var events: [TimelineEvent]
 
     /// The name as shown to people: processes without a logged name are shown by pid.
-    public var displayName: String { name.isEmpty ? "pid \(pid)" : "\(name) [\(pid)]" }
+    public var displayName: String { Self.displayName(name: name, pid: pid) }
+
+    /// `App [123]`, or `pid 123` for a process the log does not name.
+    static func displayName(name: String, pid: Int) -> String { name.isEmpty ? "pid \(pid)" : "\(name) [\(pid)]" }
 }
 
 /// A recognised event on a process's timeline.

@@ -67,15 +67,9 @@ public struct Analyzer: Sendable {
     func analyze(_ source: InputSource) -> (InputSummary, [ProcessReport]) {
         let analysis = InputAnalysis(name: source.name, analyzer: self)
         switch source {
-        case .text(_, let text):
-            var reader = LineReader(bytes: Array(text.utf8))
-            analysis.read(&reader)
-        case .bytes(_, let bytes):
-            var reader = LineReader(bytes: bytes)
-            analysis.read(&reader)
-        case .standardInput:
-            var reader = LineReader(fd: 0)
-            analysis.read(&reader)
+        case .text(_, let text): analysis.read(LineReader(bytes: Array(text.utf8)))
+        case .bytes(_, let bytes): analysis.read(LineReader(bytes: bytes))
+        case .standardInput: analysis.read(LineReader(fd: 0))
         case .file(let path):
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else {
@@ -88,8 +82,7 @@ public struct Analyzer: Sendable {
                 analysis.fail(.isDirectory(path: path))
                 break
             }
-            var reader = LineReader(fd: fd)
-            analysis.read(&reader)
+            analysis.read(LineReader(fd: fd))
         }
         return analysis.finish()
     }
@@ -133,7 +126,8 @@ final class InputAnalysis {
 
     func fail(_ error: TraceAnalyzeError) { summary.error = error }
 
-    func read(_ reader: inout LineReader) {
+    func read(_ reader: consuming LineReader) {
+        var reader = reader
         do {
             try reader.forEachLine { line, _ in consume(line) }
         } catch {

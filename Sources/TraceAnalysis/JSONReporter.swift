@@ -189,7 +189,6 @@ public enum JSONReporter {
     }
 
     static func summary(_ report: AnalysisReport) -> JSONValue {
-        let launches = report.processes.compactMap(\.launch)
         return .object([
             ("inputs", .int(report.inputs.count)),
             ("unreadableInputs", .int(report.failedInputs.count)),
@@ -199,8 +198,8 @@ public enum JSONReporter {
             ("episodes", .int(report.processes.reduce(0) { $0 + $1.episodes.count })),
             ("scenarios", .object(report.scenarioCounts.map { ($0.0.rawValue, .int($0.1)) })),
             ("violations", .int(report.violations.count)),
-            ("launches", .int(launches.count)),
-            ("launchesMeasured", .int(launches.filter { $0.durationMs != nil && !$0.excluded }.count)),
+            ("launches", .int(report.launches.count)),
+            ("launchesMeasured", .int(report.measuredLaunches.count)),
             ("launchesOverBudget", .int(report.launchesOverBudget.count)),
             ("exitCode", .int(Int(report.exitStatus.rawValue))),
         ])

@@ -52,8 +52,8 @@ struct LaunchTracker {
     private mutating func add(_ name: String, _ mark: ScenarioDetector.Mark) {
         guard !seen.contains(name) else { return }
         seen.insert(name)
-        let offset = processStart.time.flatMap { start in mark.time.map { start.milliseconds(to: $0) } }
-        milestones.append(Milestone(name: name, line: mark.line, time: mark.time, offsetMs: offset, phaseMs: nil))
+        // Offsets and phases are computed once, in report(), after the first-line milestone is known.
+        milestones.append(Milestone(name: name, line: mark.line, time: mark.time, offsetMs: nil, phaseMs: nil))
     }
 
     /// The launch report, or nil when the log does not show this incarnation's launch.
@@ -68,23 +68,17 @@ struct LaunchTracker {
         }
         points.sort { $0.line < $1.line }
         for index in points.indices {
-            points[index].offsetMs = processStart.time.flatMap { s in points[index].time.map { s.milliseconds(to: $0) }
-            }
+            points[index].offsetMs = sinceStart(points[index].time)
             if index > 0, let a = points[index - 1].time, let b = points[index].time {
                 points[index].phaseMs = a.milliseconds(to: b)
             }
         }
-        let duration = active.flatMap { end in
-            processStart.time.flatMap { s in end.time.map { s.milliseconds(to: $0) } }
-        }
+        let duration = sinceStart(active?.time)
         var reason: String? = nil
         if passedThroughBackground {
             reason = "launched into background first"
-        } else if let finish = finishLaunching?.time, let start = processStart.time,
-            start.milliseconds(to: finish) > options.prewarmGapMs
-        {
-            reason =
-                "prewarmed: first line \(DurationFormat.text(start.milliseconds(to: finish))) before didFinishLaunching"
+        } else if let gap = sinceStart(finishLaunching?.time), gap > options.prewarmGapMs {
+            reason = "prewarmed: first line \(DurationFormat.text(gap)) before didFinishLaunching"
         }
         let budget = options.launchBudget(for: process)
         let excluded = reason != nil
@@ -93,5 +87,11 @@ struct LaunchTracker {
             startLine: processStart.line, start: processStart.time, endLine: active?.line, end: active?.time,
             durationMs: duration, budgetMs: budget, overBudget: over, excluded: excluded, excludedReason: reason,
             watchdogRisk: !excluded && (duration.map { $0 > options.watchdogMs } ?? false), milestones: points)
+    }
+
+    /// Milliseconds from the incarnation's first line to `time`, when both are known.
+    private func sinceStart(_ time: Timestamp?) -> Double? {
+        guard let start = processStart.time, let time else { return nil }
+        return start.milliseconds(to: time)
     }
 }

@@ -34,18 +34,17 @@ public struct LineReader: ~Copyable {
 
     /// Reads from `fd`, which the caller keeps open and closes.
     public init(fd: Int32, chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength) {
-        self.fd = fd
-        self.memory = nil
-        self.chunkSize = max(chunkSize, 16)
-        self.maximumLineLength = max(maximumLineLength, 16)
-        self.capacity = self.chunkSize + self.maximumLineLength
-        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        self.init(fd: fd, memory: nil, chunkSize: chunkSize, maximumLineLength: maximumLineLength)
     }
 
     /// Reads from bytes in memory, in the same chunks a file would be read in.
     public init(bytes: [UInt8], chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength) {
-        self.fd = -1
-        self.memory = bytes
+        self.init(fd: -1, memory: bytes, chunkSize: chunkSize, maximumLineLength: maximumLineLength)
+    }
+
+    private init(fd: Int32, memory: [UInt8]?, chunkSize: Int, maximumLineLength: Int) {
+        self.fd = fd
+        self.memory = memory
         self.chunkSize = max(chunkSize, 16)
         self.maximumLineLength = max(maximumLineLength, 16)
         self.capacity = self.chunkSize + self.maximumLineLength

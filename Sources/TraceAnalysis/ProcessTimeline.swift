@@ -32,7 +32,7 @@ final class ProcessTimeline {
 
     var state: AppState { machine.state }
     var hasEvents: Bool { !events.isEmpty }
-    var displayName: String { name.isEmpty ? "pid \(pid)" : "\(name) [\(pid)]" }
+    var displayName: String { ProcessReport.displayName(name: name, pid: pid) }
 
     /// Any record of this incarnation (events or not).
     func noteRecord(line: Int, time: Timestamp?) {

@@ -100,7 +100,7 @@ struct ScenarioDetector {
                     emit(.interruption, resign, active, .high, evidence: "willResignActive → didBecomeActive")
                     emitBackground(from: second, to: here)
                 } else {
-                    let quick = milliseconds(active, second).map { "\(Self.format($0)) after becoming active" }
+                    let quick = milliseconds(active, second).map { "\(DurationFormat.text($0)) after becoming active" }
                     emit(
                         .leftViaAlert, resign, here, .medium,
                         evidence:
@@ -208,15 +208,17 @@ struct ScenarioDetector {
                 evidence: "willResignActive → didEnterBackground (no timestamps to measure the gap)")
             return
         }
-        let measured = "\(Self.format(gap)) between willResignActive and didEnterBackground"
+        let measured = "\(DurationFormat.text(gap)) between willResignActive and didEnterBackground"
         if gap <= threshold {
             let confidence: Confidence = gap <= threshold * 0.75 ? .high : .medium
-            emit(.enterBackground, resign, here, confidence, evidence: "\(measured) (≤ \(Self.format(threshold)))")
+            emit(
+                .enterBackground, resign, here, confidence,
+                evidence: "\(measured) (≤ \(DurationFormat.text(threshold)))")
         } else {
             let confidence: Confidence = gap >= threshold * 1.5 ? .high : .medium
             emit(
                 .interruptionToBackground, resign, here, confidence,
-                evidence: "\(measured) (> \(Self.format(threshold)))")
+                evidence: "\(measured) (> \(DurationFormat.text(threshold)))")
         }
     }
 
@@ -233,31 +235,5 @@ struct ScenarioDetector {
     private func milliseconds(_ from: Mark, _ to: Mark) -> Double? {
         guard let a = from.time, let b = to.time else { return nil }
         return a.milliseconds(to: b)
-    }
-
-    /// `27 ms`, `6.56 s`.
-    static func format(_ ms: Double) -> String { DurationFormat.text(ms) }
-}
-
-/// Renders durations for people.
-public enum DurationFormat {
-    /// `0.4 ms`, `27 ms`, `6.56 s`, `2 min 5 s`.
-    public static func text(_ ms: Double) -> String {
-        let magnitude = abs(ms)
-        if magnitude < 1 { return "\(trim(round(ms, 2))) ms" }
-        if magnitude < 1000 { return "\(trim(round(ms, magnitude < 10 ? 1 : 0))) ms" }
-        if magnitude < 60_000 { return "\(trim(round(ms / 1000, 2))) s" }
-        let totalSeconds = Int((ms / 1000).rounded())
-        return "\(totalSeconds / 60) min \(totalSeconds % 60) s"
-    }
-
-    static func round(_ value: Double, _ places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
-    }
-
-    static func trim(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -122,8 +122,7 @@ public struct TextReporter: Sendable {
     private func summary(_ report: AnalysisReport) -> String {
         let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
         let scenarios = report.scenarioCounts.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
-        let launches = report.processes.compactMap(\.launch)
-        let measured = launches.filter { $0.durationMs != nil && !$0.excluded }
+        let measured = report.measuredLaunches
         var out = bold("Summary") + ": \(report.inputs.count) input\(report.inputs.count == 1 ? "" : "s"), "
         out += "\(report.processes.count) process\(report.processes.count == 1 ? "" : "es"), "
         out += "\(episodes) episode\(episodes == 1 ? "" : "s")"
@@ -131,7 +130,7 @@ public struct TextReporter: Sendable {
         out += "\n"
         let violations = report.violations.count
         out += "  violations: " + (violations == 0 ? paint(.green, "none") : paint(.red, "\(violations)")) + "\n"
-        var launchLine = "  launches: \(launches.count), \(measured.count) measured"
+        var launchLine = "  launches: \(report.launches.count), \(measured.count) measured"
         let over = report.launchesOverBudget.count
         launchLine += over == 0 ? ", none over budget" : ", " + paint(.red, "\(over) over budget")
         if let slowest = measured.compactMap(\.durationMs).max() {
