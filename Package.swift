@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "TraceAnalysis", targets: ["TraceAnalysis"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // PCRE2 from the system (Debian: libpcre2-dev, found through pkg-config).
@@ -21,7 +22,7 @@ let package = Package(
         // The only module that touches PCRE2's C API and its unsafe pointers.
         .target(name: "PCRE2Kit", dependencies: ["CPCRE2"]),
         // Everything the tool does: reading, formats, vocabulary, state machine, scenarios, reports.
-        .target(name: "TraceAnalysis", dependencies: ["PCRE2Kit"]),
+        .target(name: "TraceAnalysis", dependencies: ["PCRE2Kit", .product(name: "Yams", package: "Yams")]),
         // Thin command line: arguments in, exit code out.
         .executableTarget(
             name: "trace-analyze",

@@ -17,6 +17,13 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var prewarmGapMs: Double = 10_000
     /// Only this format is tried (`--input-format`), when set.
     public var inputFormat: String?
+    /// The zone of zone-less timestamps (`--timezone`); the machine's local zone by default.
+    public var zone: ZoneSetting = .local
+    /// The year of the first line of year-less captures (syslog), when the user states it (`--year`).
+    public var year: Int?
+    /// The moment (seconds since 1970) logs without a year or a date are taken to end near, instead of the file's
+    /// modification time (or now, for standard input).
+    public var referenceTime: Int64?
 
     public init() {}
 

@@ -53,7 +53,8 @@ public enum ExitStatus: Int32, Sendable {
     case usage = 64
 }
 
-/// How one input was read: every physical line is a record, a continuation, a blank line or unparsed.
+/// How one input was read: every physical line is a record, a continuation, a blank line, a format's furniture
+/// (headers, preambles, trailers) or unparsed.
 public struct InputSummary: Sendable {
     public var name: String
     public var bytes: Int64 = 0
@@ -61,11 +62,23 @@ public struct InputSummary: Sendable {
     public var records = 0
     public var continuationLines = 0
     public var blankLines = 0
+    /// Headers, preambles and trailers the format writes (`Filtering the log data…`, statistics).
+    public var skippedLines = 0
     public var unparsedLines = 0
+    /// Messages a syslog said were repeated (`--- last message repeated N times ---`).
+    public var repeatedMessages = 0
+    /// Timestamps earlier than the one before them in the same incarnation (kept in input order).
+    public var clockAnomalies = 0
+    /// Lines per prefix id that was stripped (`grep-line-number`, `quote`, `indentation` …).
+    public var prefixes: [String: Int] = [:]
+    /// The zone zone-less timestamps were read in, when the input had any.
+    public var assumedZone: String?
+    /// Where the missing years or dates of timestamps came from, when the input had any.
+    public var inferredDate: InferredDate?
     /// Lines longer than the reader's bound, matched on their first bytes only.
     public var truncatedLines = 0
     public var lifecycleEvents = 0
-    /// The format most records matched (nil when no line matched any).
+    /// The format detected from the first records (most of the first 1,000); nil when no line matched any.
     public var format: String?
     /// Records per format id.
     public var formatCounts: [String: Int] = [:]
@@ -75,6 +88,34 @@ public struct InputSummary: Sendable {
     public var error: TraceAnalyzeError?
 
     public init(name: String) { self.name = name }
+}
+
+/// How the years (or dates) timestamps leave out were filled in.
+public struct InferredDate: Sendable, Equatable {
+    public enum Source: String, Sendable {
+        /// `--year`.
+        case option
+        /// The file's modification time: the log is taken to end near it.
+        case modificationTime = "modification-time"
+        /// The time of the analysis (standard input).
+        case now
+    }
+
+    public var source: Source
+    /// The year given to the first year-less line.
+    public var firstYear: Int?
+    /// Times the months wrapped at New Year.
+    public var rollovers: Int
+}
+
+/// A timestamp earlier than the one before it in the same incarnation.
+public struct ClockAnomaly: Sendable {
+    public var line: Int
+    public var time: Timestamp
+    public var previousLine: Int
+    public var previousTime: Timestamp
+    /// How far the clock went back.
+    public var backwardsMs: Double
 }
 
 /// One process incarnation (process name + pid) of one input.
@@ -95,12 +136,24 @@ public struct ProcessReport: Sendable {
     public var violations: [Violation]
     /// Recognised events, in input order.
     public var events: [TimelineEvent]
+    /// The first timestamps that went backwards (at most ``ProcessTimeline/keptAnomalies``).
+    public var clockAnomalies: [ClockAnomaly] = []
+    /// How many timestamps went backwards in all.
+    public var clockAnomalyCount = 0
 
     /// The name as shown to people: processes without a logged name are shown by pid.
     public var displayName: String { Self.displayName(name: name, pid: pid) }
 
-    /// `App [123]`, or `pid 123` for a process the log does not name.
-    static func displayName(name: String, pid: Int) -> String { name.isEmpty ? "pid \(pid)" : "\(name) [\(pid)]" }
+    /// `App [123]`, `App` when the log gives no pid, `pid 123` when it gives no name, `unknown process` for bare
+    /// lines no app could be attributed.
+    static func displayName(name: String, pid: Int) -> String {
+        switch (name.isEmpty, pid < 0) {
+        case (false, false): return "\(name) [\(pid)]"
+        case (false, true): return name
+        case (true, false): return "pid \(pid)"
+        case (true, true): return "unknown process"
+        }
+    }
 }
 
 /// A recognised event on a process's timeline.

@@ -32,12 +32,13 @@ public struct Analyzer: Sendable {
     public let catalog: FormatCatalog
     public let vocabulary: EventRecognizer.Compiled
 
-    /// Compiles and checks the formats and the vocabulary; a bad definition throws before any input is read.
+    /// Compiles and checks the formats, prefixes and the vocabulary; a bad definition throws before any input is
+    /// read. User formats (from a config file) are tried before the built-in ones.
     public init(
         options: AnalysisOptions = AnalysisOptions(), formats: [LogFormat] = LogFormat.builtin,
-        vocabulary: Vocabulary = .builtin
+        prefixes: [LinePrefix] = LinePrefix.builtin, vocabulary: Vocabulary = .builtin
     ) throws(TraceAnalyzeError) {
-        var catalog = try FormatCatalog(formats)
+        var catalog = try FormatCatalog(formats, prefixes: prefixes)
         try catalog.validate()
         if let only = options.inputFormat { catalog = try catalog.only(only) }
         let compiled = try EventRecognizer.Compiled(vocabulary)
@@ -65,47 +66,101 @@ public struct Analyzer: Sendable {
     }
 
     func analyze(_ source: InputSource) -> (InputSummary, [ProcessReport]) {
-        let analysis = InputAnalysis(name: source.name, analyzer: self)
         switch source {
-        case .text(_, let text): analysis.read(LineReader(bytes: Array(text.utf8)))
-        case .bytes(_, let bytes): analysis.read(LineReader(bytes: bytes))
-        case .standardInput: analysis.read(LineReader(fd: 0))
+        case .text(let name, let text):
+            let analysis = InputAnalysis(name: name, analyzer: self, modified: nil)
+            analysis.read(LineReader(bytes: Array(text.utf8)))
+            return analysis.finish()
+        case .bytes(let name, let bytes):
+            let analysis = InputAnalysis(name: name, analyzer: self, modified: nil)
+            analysis.read(LineReader(bytes: bytes))
+            return analysis.finish()
+        case .standardInput:
+            let analysis = InputAnalysis(name: source.name, analyzer: self, modified: nil)
+            analysis.read(LineReader(fd: 0))
+            return analysis.finish()
         case .file(let path):
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else {
-                analysis.fail(.cannotOpen(path: path, reason: String(cString: strerror(errno))))
-                break
+                return InputAnalysis.failed(path, .cannotOpen(path: path, reason: String(cString: strerror(errno))))
             }
             defer { close(fd) }
             var info = stat()
-            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                analysis.fail(.isDirectory(path: path))
-                break
+            guard fstat(fd, &info) == 0 else {
+                return InputAnalysis.failed(path, .cannotOpen(path: path, reason: String(cString: strerror(errno))))
             }
+            if (info.st_mode & S_IFMT) == S_IFDIR { return InputAnalysis.failed(path, .isDirectory(path: path)) }
+            let analysis = InputAnalysis(name: path, analyzer: self, modified: Int64(info.st_mtim.tv_sec))
             analysis.read(LineReader(fd: fd))
+            return analysis.finish()
         }
-        return analysis.finish()
+    }
+
+    /// How the missing years and dates of an input's timestamps are filled in.
+    func dateInference(modified: Int64?) -> (DateInference, InferredDate.Source) {
+        let source: InferredDate.Source
+        let moment: Int64
+        if let reference = options.referenceTime {
+            (source, moment) = (modified == nil ? .now : .modificationTime, reference)
+        } else if let modified {
+            (source, moment) = (.modificationTime, modified)
+        } else {
+            (source, moment) = (.now, Int64(time(nil)))
+        }
+        let date = options.zone.civilDate(ofEpochSeconds: moment)
+        let reference = DateInference.Moment(
+            year: date.year, month: date.month, day: date.day, secondsOfDay: date.secondsOfDay)
+        return (
+            DateInference(explicitYear: options.year, reference: reference), options.year != nil ? .option : source
+        )
     }
 }
 
-/// The state of one input being analysed: line accounting, continuation tracking and the incarnations.
+/// The state of one input being analysed: line accounting, format detection, continuation tracking and the
+/// incarnations.
 final class InputAnalysis {
     private let name: String
     private let options: AnalysisOptions
     private let parser: RecordParser
     private let recognizer: EventRecognizer
+    private let dateSource: InferredDate.Source
     private var summary: InputSummary
     private var recordsPerFormat: [Int]
+    private var prefixLines: [Int]
 
-    // Continuation tracking: the indentation of the record the following lines may continue, and the
-    // bracket depth of an NSDictionary / NSArray dump still open.
+    /// Format detection, like lnav: the first lines are held until one parses as a record (the input has a
+    /// format) or ``sniffLimit`` non-blank lines did not (the input is bare lines).
+    private enum Mode { case sniffing, formatted, bare }
+    private var mode: Mode
+    private var held: [(bytes: [UInt8], number: Int)] = []
+    private var heldNonBlank = 0
+    static let sniffLimit = 100
+    /// The format of most of the first ``detectionRecords`` records names the input.
+    private var detectionCounts: [Int]
+    private var detectionTotal = 0
+    static let detectionRecords = 1000
+
+    // Continuation tracking: the indentation of the record the following lines may continue, the bracket depth
+    // of an NSDictionary / NSArray dump still open, and whether the last record's format writes raw continuations.
     private var recordIndent: Int?
     private var bracketDepth = 0
+    private var rawContinuations = false
+
+    // The last record, for repeat lines.
+    private var lastTimeline: ProcessTimeline?
+    private var lastEvent: LifecycleEvent?
+    private var lastTime: Timestamp?
+
+    // Records whose timestamps tie, held to be ordered by their sequence capture (ndjson's machTimestamp).
+    private var ties: [(sequence: Int, number: Int, bytes: [UInt8], fields: RecordParser.Fields)] = []
+    static let maxTies = 10_000
 
     // Incarnations, and a one-entry cache so consecutive lines of one process cost no lookup.
     private var timelines: [ProcessTimeline] = []
     private var byKey: [ProcessKey: ProcessTimeline] = [:]
     private var currentByName: [String: ProcessTimeline] = [:]
+    /// Named processes with lifecycle events: when there is exactly one, bare lines belong to it.
+    private var appNames: Set<String> = []
     private var cachedName: [UInt8] = []
     private var cachedPid = -1
     private var cached: ProcessTimeline?
@@ -115,16 +170,27 @@ final class InputAnalysis {
         var pid: Int
     }
 
-    init(name: String, analyzer: Analyzer) {
+    init(name: String, analyzer: Analyzer, modified: Int64?) {
         self.name = name
         self.options = analyzer.options
-        self.parser = RecordParser(catalog: analyzer.catalog)
+        let (dates, source) = analyzer.dateInference(modified: modified)
+        self.dateSource = source
+        self.parser = RecordParser(catalog: analyzer.catalog, dates: dates, zone: analyzer.options.zone)
         self.recognizer = EventRecognizer(compiled: analyzer.vocabulary)
         self.summary = InputSummary(name: name)
         self.recordsPerFormat = Array(repeating: 0, count: analyzer.catalog.formats.count)
+        self.detectionCounts = recordsPerFormat
+        self.prefixLines = Array(repeating: 0, count: analyzer.catalog.prefixes.count)
+        let catalog = analyzer.catalog
+        self.mode = catalog.recordFormats.isEmpty ? .bare : (catalog.fallback == nil ? .formatted : .sniffing)
     }
 
-    func fail(_ error: TraceAnalyzeError) { summary.error = error }
+    /// The summary of an input that could not be read.
+    static func failed(_ name: String, _ error: TraceAnalyzeError) -> (InputSummary, [ProcessReport]) {
+        var summary = InputSummary(name: name)
+        summary.error = error
+        return (summary, [])
+    }
 
     func read(_ reader: consuming LineReader) {
         var reader = reader
@@ -140,10 +206,43 @@ final class InputAnalysis {
     private func consume(_ line: UnsafeRawBufferPointer) {
         summary.lines += 1
         let number = summary.lines
+        guard mode == .sniffing else {
+            classify(line, number)
+            return
+        }
+        if parser.parse(line) != nil {
+            decide(.formatted)
+            classify(line, number)
+            return
+        }
+        held.append((Array(line), number))
+        if !Bytes.isBlank(line) { heldNonBlank += 1 }
+        if heldNonBlank >= Self.sniffLimit { decide(.bare) }
+    }
+
+    /// Ends detection and replays the lines held meanwhile.
+    private func decide(_ decided: Mode) {
+        mode = decided
+        let lines = held
+        held = []
+        for (bytes, number) in lines { bytes.withUnsafeBytes { classify($0, number) } }
+    }
+
+    /// Accounts for one line: a record of a format, a continuation, blank, furniture, a repeat, a bare record, or
+    /// unparsed.
+    private func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
         if let fields = parser.parse(line) {
+            for index in parser.prefixChain { prefixLines[index] += 1 }
+            if let sequence = fields.sequence, let time = fields.timestamp {
+                if let first = ties.first, first.fields.timestamp != time || ties.count >= Self.maxTies { flushTies() }
+                ties.append((sequence, number, Array(line), fields))
+                return
+            }
+            flushTies()
             record(fields, line, number)
             return
         }
+        flushTies()
         if bracketDepth > 0 {
             summary.continuationLines += 1
             bracketDepth += Self.bracketBalance(line)
@@ -153,8 +252,21 @@ final class InputAnalysis {
             summary.blankLines += 1
             return
         }
-        if let indent = recordIndent, Bytes.indentation(line) > indent {
+        if parser.isFurniture(line) {
+            summary.skippedLines += 1
+            return
+        }
+        if let count = parser.repeatCount(line) {
+            repeated(count, number)
+            return
+        }
+        let content = UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...])
+        if rawContinuations || recordIndent.map({ Bytes.indentation(content) > $0 }) == true {
             summary.continuationLines += 1
+            return
+        }
+        if let fallback = parser.catalog.fallback, mode == .bare || recognizer.entryIndex(content) != nil {
+            bareRecord(content, number, format: fallback)
             return
         }
         summary.unparsedLines += 1
@@ -162,23 +274,76 @@ final class InputAnalysis {
         recordIndent = nil
     }
 
-    private func record(_ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int) {
+    private func flushTies() {
+        guard !ties.isEmpty else { return }
+        let group =
+            ties.count > 1
+            ? ties.enumerated().sorted { a, b in
+                (a.element.sequence, a.offset) < (b.element.sequence, b.offset)
+            }.map(\.element) : ties
+        ties.removeAll(keepingCapacity: true)
+        for tie in group { tie.bytes.withUnsafeBytes { record(tie.fields, $0, tie.number) } }
+    }
+
+    private func count(format index: Int) {
         summary.records += 1
-        recordsPerFormat[fields.formatIndex] += 1
-        recordIndent = Bytes.indentation(line)
+        recordsPerFormat[index] += 1
+        if detectionTotal < Self.detectionRecords {
+            detectionTotal += 1
+            detectionCounts[index] += 1
+        }
+    }
+
+    private func record(_ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int) {
+        count(format: fields.formatIndex)
+        let format = parser.catalog.formats[fields.formatIndex].format
+        rawContinuations = format.rawContinuations
+        recordIndent = Bytes.indentation(UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]))
+        let timeline = self.timeline(for: fields, line, number)
+        parser.withMessage(fields, in: line) { message in
+            noteRecord(timeline, message: message, number, fields.timestamp)
+        }
+    }
+
+    /// A line of no format that is a record of the fallback format (bare lines).
+    private func bareRecord(_ content: UnsafeRawBufferPointer, _ number: Int, format: Int) {
+        count(format: format)
+        rawContinuations = false
+        recordIndent = nil
+        noteRecord(bareTimeline(number), message: content, number, nil)
+    }
+
+    private func noteRecord(
+        _ timeline: ProcessTimeline, message: UnsafeRawBufferPointer, _ number: Int, _ time: Timestamp?
+    ) {
         bracketDepth = 0
-        let message = UnsafeRawBufferPointer(rebasing: line[fields.message])
         if let last = message.last, last == UInt8(ascii: "{") || last == UInt8(ascii: "(") || last == UInt8(ascii: "[")
         {
             bracketDepth = max(0, Self.bracketBalance(message))
         }
-
-        let timeline = self.timeline(for: fields, line, number)
-        timeline.noteRecord(line: number, time: fields.timestamp)
+        if timeline.noteRecord(line: number, time: time) { summary.clockAnomalies += 1 }
+        lastTimeline = timeline
+        lastTime = time
+        lastEvent = nil
         if let entry = recognizer.entryIndex(message) {
+            let event = recognizer.event(ofEntry: entry)
             summary.lifecycleEvents += 1
-            timeline.handle(
-                EventOccurrence(event: recognizer.event(ofEntry: entry), line: number, time: fields.timestamp))
+            lastEvent = event
+            if !timeline.name.isEmpty { appNames.insert(timeline.name) }
+            timeline.handle(EventOccurrence(event: event, line: number, time: time))
+        }
+    }
+
+    /// `--- last message repeated N times ---`: a record of the previous message's process; a repeated
+    /// lifecycle event is handled once more (more repeats tell the state machine nothing new).
+    private func repeated(_ count: Int, _ number: Int) {
+        summary.records += 1
+        summary.repeatedMessages += count
+        guard let timeline = lastTimeline else { return }
+        timeline.noteRecord(line: number, time: lastTime)
+        if let event = lastEvent, count > 0 {
+            summary.lifecycleEvents += 1
+            timeline.handle(EventOccurrence(event: event, line: number, time: lastTime))
         }
     }
 
@@ -192,27 +357,37 @@ final class InputAnalysis {
         if let cached, pid == cachedPid, cachedName.withUnsafeBytes({ Bytes.equal($0, nameBytes) }) {
             return cached
         }
-        let processName = String(decoding: nameBytes, as: UTF8.self)
-        let key = ProcessKey(name: processName, pid: pid)
-        let timeline: ProcessTimeline
-        if let known = byKey[key] {
-            timeline = known
-            currentByName[processName] = known
-        } else {
-            timeline = ProcessTimeline(
-                name: processName, pid: pid, input: name, line: number, time: fields.timestamp, options: options)
-            byKey[key] = timeline
-            timelines.append(timeline)
-            if let previous = currentByName[processName], previous.pid != pid {
-                previous.replaced(by: timeline)
-            }
-            currentByName[processName] = timeline
-        }
+        let timeline = self.timeline(
+            name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, fields.timestamp)
         cached = timeline
         cachedPid = pid
         cachedName.removeAll(keepingCapacity: true)
         cachedName.append(contentsOf: nameBytes)
         return timeline
+    }
+
+    private func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?) -> ProcessTimeline {
+        let key = ProcessKey(name: processName, pid: pid)
+        if let known = byKey[key] {
+            currentByName[processName] = known
+            return known
+        }
+        let timeline = ProcessTimeline(
+            name: processName, pid: pid, input: name, line: number, time: time, options: options)
+        byKey[key] = timeline
+        timelines.append(timeline)
+        if let previous = currentByName[processName], previous.pid != pid {
+            previous.replaced(by: timeline)
+        }
+        currentByName[processName] = timeline
+        return timeline
+    }
+
+    /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.
+    private func bareTimeline(_ number: Int) -> ProcessTimeline {
+        if appNames.count == 1, let app = appNames.first, let timeline = currentByName[app] { return timeline }
+        if let known = byKey[ProcessKey(name: "", pid: -1)] { return known }
+        return timeline(name: "", pid: -1, number, nil)
     }
 
     /// Opening minus closing brackets.
@@ -229,11 +404,28 @@ final class InputAnalysis {
     }
 
     func finish() -> (InputSummary, [ProcessReport]) {
+        if mode == .sniffing { decide(heldNonBlank > 0 ? .bare : .formatted) }
+        flushTies()
+        let catalog = parser.catalog
         for (index, count) in recordsPerFormat.enumerated() where count > 0 {
-            summary.formatCounts[parser.catalog.formats[index].format.id] = count
+            summary.formatCounts[catalog.formats[index].format.id] = count
         }
-        summary.format =
-            summary.formatCounts.max { a, b in a.value < b.value || (a.value == b.value && a.key > b.key) }?.key
+        for (index, count) in prefixLines.enumerated() where count > 0 {
+            summary.prefixes[catalog.prefixes[index].prefix.id] = count
+        }
+        if let best = detectionCounts.indices.max(by: {
+            detectionCounts[$0] < detectionCounts[$1] || (detectionCounts[$0] == detectionCounts[$1] && $0 > $1)
+        }),
+            detectionCounts[best] > 0
+        {
+            summary.format = catalog.formats[best].format.id
+        }
+        if parser.assumedZone { summary.assumedZone = options.zone.description }
+        let dates = parser.dates
+        if dates.firstYear != nil || dates.firstDay != nil {
+            summary.inferredDate = InferredDate(
+                source: dateSource, firstYear: dates.firstYear, rollovers: dates.rollovers)
+        }
         let reports = timelines.filter(\.hasEvents).map { $0.report() }
         return (summary, reports)
     }

@@ -1,6 +1,6 @@
 import PCRE2Kit
 
-/// A set of log formats with their patterns compiled and their samples checked.
+/// A set of log formats and line prefixes with their patterns compiled and their samples checked.
 public struct FormatCatalog: Sendable {
     /// A format with its compiled pattern and the group numbers of its captures.
     public struct Compiled: Sendable {
@@ -10,97 +10,252 @@ public struct FormatCatalog: Sendable {
         let processGroup: Int?
         let pidGroup: Int?
         let threadGroup: Int?
+        let subsystemGroup: Int?
+        let categoryGroup: Int?
+        let levelGroup: Int?
+        let sequenceGroup: Int?
         let messageGroup: Int
     }
 
-    /// The formats, in the order they are tried.
-    public let formats: [Compiled]
+    /// A line prefix with its compiled pattern (anchored at the start of what remains of the line).
+    public struct CompiledPrefix: Sendable {
+        public let prefix: LinePrefix
+        let regex: Regex
+    }
 
-    /// Compiles `formats`; a pattern that does not compile, or lacks a `message` capture, throws.
-    public init(_ formats: [LogFormat] = LogFormat.builtin) throws(TraceAnalyzeError) {
+    /// The formats, in the order they are tried (fallback formats included, though tried only last).
+    public let formats: [Compiled]
+    /// The prefixes people and tools put in front of lines.
+    public let prefixes: [CompiledPrefix]
+    /// Indices of the formats tried on every line (all but the fallback).
+    let recordFormats: [Int]
+    /// The fallback format (bare lines), when the catalogue has one.
+    let fallback: Int?
+    /// Every format's furniture patterns in one alternation.
+    let furniture: Regex?
+    /// Each format's repeat-line pattern and the group holding the count.
+    let repeats: [(regex: Regex, countGroup: Int)]
+
+    /// Compiles `formats` and `prefixes`; a pattern that does not compile, or captures the wrong names, throws.
+    public init(_ formats: [LogFormat] = LogFormat.builtin, prefixes: [LinePrefix] = LinePrefix.builtin)
+        throws(TraceAnalyzeError)
+    {
         var compiled: [Compiled] = []
         var seen: Set<String> = []
+        var furniture: [String] = []
+        var repeats: [(Regex, Int)] = []
         for format in formats {
             guard seen.insert(format.id).inserted else {
-                throw .invalidFormat(id: format.id, problem: "defined twice; give each format its own id")
+                throw .invalidFormat(id: format.id, field: "id", problem: "defined twice; give each format its own id")
             }
-            let regex: Regex
-            do {
-                regex = try Regex(format.pattern)
-            } catch {
-                throw .invalidPattern(owner: "format \(format.id)", error: error)
-            }
+            let regex = try Self.compile(format.pattern, format: format.id, field: "pattern")
             guard let message = regex.groupNumber("message") else {
-                throw .invalidFormat(id: format.id, problem: "the pattern has no (?<message>…) capture")
-            }
-            for name in regex.groupNumbers.keys where !LogFormat.captureNames.contains(name) {
                 throw .invalidFormat(
-                    id: format.id,
-                    problem: "unknown capture (?<\(name)>…); use \(LogFormat.captureNames.joined(separator: ", "))")
+                    id: format.id, field: "pattern", problem: "the pattern has no (?<message>…) capture; add one")
+            }
+            for name in regex.groupNumbers.keys.sorted() where !LogFormat.captureNames.contains(name) {
+                throw .invalidFormat(
+                    id: format.id, field: "pattern",
+                    problem:
+                        "unknown capture (?<\(name)>…); use \(LogFormat.captureNames.joined(separator: ", ")), "
+                        + "or make the group non-capturing with (?:…)")
             }
             if regex.groupNumber("timestamp") != nil, format.timestamp == nil {
-                throw .invalidFormat(id: format.id, problem: "captures a timestamp but names no timestamp layout")
+                throw .invalidFormat(
+                    id: format.id, field: "timestamp",
+                    problem:
+                        "the pattern captures a timestamp but no layout is named; set it to "
+                        + TimestampLayout.allCases.map(\.rawValue).joined(separator: " or "))
+            }
+            for (index, pattern) in format.furniture.enumerated() {
+                _ = try Self.compile(pattern, format: format.id, field: "furniture[\(index)]")
+                furniture.append("(?:" + pattern + ")")
+            }
+            if let pattern = format.repeatPattern {
+                let regex = try Self.compile(pattern, format: format.id, field: "repeat")
+                guard let count = regex.groupNumber("count") else {
+                    throw .invalidFormat(
+                        id: format.id, field: "repeat", problem: "the pattern has no (?<count>\\d+) capture; add one")
+                }
+                repeats.append((regex, count))
             }
             compiled.append(
                 Compiled(
                     format: format, regex: regex, timestampGroup: regex.groupNumber("timestamp"),
                     processGroup: regex.groupNumber("process"), pidGroup: regex.groupNumber("pid"),
-                    threadGroup: regex.groupNumber("thread"), messageGroup: message))
+                    threadGroup: regex.groupNumber("thread"), subsystemGroup: regex.groupNumber("subsystem"),
+                    categoryGroup: regex.groupNumber("category"), levelGroup: regex.groupNumber("level"),
+                    sequenceGroup: regex.groupNumber("sequence"), messageGroup: message))
+        }
+        var compiledPrefixes: [CompiledPrefix] = []
+        var seenPrefixes: Set<String> = []
+        for prefix in prefixes {
+            guard seenPrefixes.insert(prefix.id).inserted else {
+                throw .invalidFormat(id: prefix.id, field: "id", problem: "prefix defined twice; give each its own id")
+            }
+            let regex: Regex
+            do {
+                regex = try Regex(prefix.pattern, options: .anchored)
+            } catch {
+                throw .invalidPattern(owner: "prefix \(prefix.id)", error: error)
+            }
+            compiledPrefixes.append(CompiledPrefix(prefix: prefix, regex: regex))
+        }
+        let fallbacks = compiled.indices.filter { compiled[$0].format.isFallback }
+        guard fallbacks.count <= 1 else {
+            throw .invalidFormat(
+                id: compiled[fallbacks[1]].format.id, field: "fallback", problem: "only one format may be the fallback")
         }
         self.formats = compiled
+        self.prefixes = compiledPrefixes
+        self.recordFormats = compiled.indices.filter { !compiled[$0].format.isFallback }
+        self.fallback = fallbacks.first
+        self.furniture =
+            furniture.isEmpty
+            ? nil : try Self.compile(furniture.joined(separator: "|"), format: "*", field: "furniture")
+        self.repeats = repeats
     }
 
-    /// The catalogue restricted to one format (`--input-format`).
+    private static func compile(_ pattern: String, format: String, field: String) throws(TraceAnalyzeError) -> Regex {
+        do {
+            return try Regex(pattern)
+        } catch {
+            throw .invalidPattern(owner: "format \(format) \(field)", error: error)
+        }
+    }
+
+    private init(
+        formats: [Compiled], prefixes: [CompiledPrefix], furniture: Regex?, repeats: [(regex: Regex, countGroup: Int)]
+    ) {
+        self.formats = formats
+        self.prefixes = prefixes
+        self.recordFormats = formats.indices.filter { !formats[$0].format.isFallback }
+        self.fallback = formats.indices.first { formats[$0].format.isFallback }
+        self.furniture = furniture
+        self.repeats = repeats
+    }
+
+    /// The catalogue restricted to one format (`--input-format`); prefixes, furniture and repeat lines still apply.
     public func only(_ id: String) throws(TraceAnalyzeError) -> FormatCatalog {
         guard let match = formats.first(where: { $0.format.id == id }) else {
             throw .unknownFormat(id: id, known: formats.map(\.format.id))
         }
-        return FormatCatalog(compiled: [match])
+        return FormatCatalog(formats: [match], prefixes: prefixes, furniture: furniture, repeats: repeats)
     }
 
-    private init(compiled: [Compiled]) { self.formats = compiled }
-
-    /// Checks lnav's discipline: every format has a sample, every sample matches exactly one format,
-    /// and the fields it extracts are the ones the sample states.
+    /// Checks lnav's discipline: every format has a sample, every record sample matches exactly one format and
+    /// extracts the fields it states, furniture and repeat samples are recognised as such, and every prefix's
+    /// samples parse once the prefix is stripped.
     public func validate() throws(TraceAnalyzeError) {
-        let parser = RecordParser(catalog: self)
+        let parser = RecordParser(
+            catalog: self, dates: DateInference(reference: DateInference.sampleReference), zone: nil)
         for compiled in formats {
-            let owner = "format \(compiled.format.id)"
-            if compiled.format.samples.isEmpty {
-                throw .invalidFormat(id: compiled.format.id, problem: "has no sample line; add one under \"samples\"")
+            let format = compiled.format
+            let owner = "format \(format.id)"
+            if !format.samples.contains(where: { $0.kind == .record }) {
+                throw .invalidFormat(
+                    id: format.id, field: "samples", problem: "has no sample line; add a real line under \"samples\"")
             }
-            for sample in compiled.format.samples {
-                let matching = parser.formatsMatching(sample.line)
-                guard matching == [compiled.format.id] else {
-                    let problem =
-                        matching.isEmpty
-                        ? "matches no format, not even its own"
-                        : "matches \(matching.joined(separator: ", ")); it must match exactly \(compiled.format.id)"
-                    throw .sampleMismatch(owner: owner, sample: sample.line, problem: problem)
-                }
-                guard let fields = parser.fields(of: sample.line) else {
-                    throw .sampleMismatch(owner: owner, sample: sample.line, problem: "does not parse")
-                }
-                let checks: [(String, String?, String?)] = [
-                    ("timestamp", sample.timestamp, fields.timestamp?.iso8601),
-                    ("process", sample.process, fields.process),
-                    ("pid", sample.pid.map(String.init), fields.pid.map(String.init)),
-                    ("thread", sample.thread, fields.thread),
-                    ("message", sample.message, fields.message),
-                ]
-                for (name, expected, actual) in checks {
-                    if let expected, expected != actual {
+            if !format.furniture.isEmpty, !format.samples.contains(where: { $0.kind == .furniture }) {
+                throw .invalidFormat(
+                    id: format.id, field: "samples", problem: "has furniture patterns but no furniture sample; add one")
+            }
+            if format.repeatPattern != nil, !format.samples.contains(where: { $0.kind == .repeat }) {
+                throw .invalidFormat(
+                    id: format.id, field: "samples", problem: "has a repeat pattern but no repeat sample; add one")
+            }
+            for sample in format.samples {
+                switch sample.kind {
+                case .record: try check(record: sample, of: compiled, parser: parser)
+                case .furniture:
+                    guard parser.formatsMatching(sample.line).isEmpty, parser.isFurniture(sample.line) else {
                         throw .sampleMismatch(
                             owner: owner, sample: sample.line,
-                            problem: "\(name) is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\"")
+                            problem: "must match a furniture pattern and no record pattern")
+                    }
+                case .repeat:
+                    let count = parser.repeatCount(sample.line)
+                    guard parser.formatsMatching(sample.line).isEmpty, let count else {
+                        throw .sampleMismatch(
+                            owner: owner, sample: sample.line,
+                            problem: "must match the repeat pattern and no record pattern")
+                    }
+                    if let expected = sample.count, expected != count {
+                        throw .sampleMismatch(
+                            owner: owner, sample: sample.line, problem: "count is \(count), expected \(expected)")
                     }
                 }
-                if compiled.timestampGroup != nil, fields.timestamp == nil {
+            }
+        }
+        for compiled in prefixes {
+            let owner = "prefix \(compiled.prefix.id)"
+            if compiled.prefix.samples.isEmpty {
+                throw .invalidFormat(id: compiled.prefix.id, field: "samples", problem: "the prefix has no sample line")
+            }
+            for sample in compiled.prefix.samples {
+                guard parser.formatsMatching(sample.line).isEmpty else {
+                    throw .sampleMismatch(
+                        owner: owner, sample: sample.line, problem: "parses without stripping the prefix")
+                }
+                guard let fields = parser.fields(of: sample.line) else {
+                    throw .sampleMismatch(owner: owner, sample: sample.line, problem: "does not parse once stripped")
+                }
+                guard fields.prefixes.contains(compiled.prefix.id), fields.format == sample.format else {
                     throw .sampleMismatch(
                         owner: owner, sample: sample.line,
-                        problem: "the timestamp does not parse as \(compiled.format.timestamp?.rawValue ?? "?")")
+                        problem:
+                            "parses as \(fields.format) after stripping \(fields.prefixes.joined(separator: ", ")); "
+                            + "expected \(sample.format) after stripping \(compiled.prefix.id)")
                 }
             }
+        }
+    }
+
+    private func check(record sample: LogFormat.Sample, of compiled: Compiled, parser: RecordParser)
+        throws(TraceAnalyzeError)
+    {
+        let owner = "format \(compiled.format.id)"
+        let matching = parser.formatsMatching(sample.line)
+        if compiled.format.isFallback {
+            guard matching.isEmpty else {
+                throw .sampleMismatch(
+                    owner: owner, sample: sample.line,
+                    problem: "matches \(matching.joined(separator: ", ")); a fallback sample must match no other format"
+                )
+            }
+            return
+        }
+        guard matching == [compiled.format.id] else {
+            let problem =
+                matching.isEmpty
+                ? "matches no format, not even its own"
+                : "matches \(matching.joined(separator: ", ")); it must match exactly \(compiled.format.id)"
+            throw .sampleMismatch(owner: owner, sample: sample.line, problem: problem)
+        }
+        guard let fields = parser.fields(of: sample.line), fields.prefixes.isEmpty else {
+            throw .sampleMismatch(owner: owner, sample: sample.line, problem: "does not parse")
+        }
+        let checks: [(String, String?, String?)] = [
+            ("timestamp", sample.timestamp, fields.timestamp?.iso8601),
+            ("process", sample.process, fields.process),
+            ("pid", sample.pid.map(String.init), fields.pid.map(String.init)),
+            ("thread", sample.thread, fields.thread),
+            ("subsystem", sample.subsystem, fields.subsystem),
+            ("category", sample.category, fields.category),
+            ("level", sample.level, fields.level),
+            ("message", sample.message, fields.message),
+        ]
+        for (name, expected, actual) in checks {
+            if let expected, expected != actual {
+                throw .sampleMismatch(
+                    owner: owner, sample: sample.line,
+                    problem: "\(name) is \(actual.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\"")
+            }
+        }
+        if compiled.timestampGroup != nil, fields.timestamp == nil {
+            throw .sampleMismatch(
+                owner: owner, sample: sample.line,
+                problem: "the timestamp does not parse as \(compiled.format.timestamp?.rawValue ?? "?")")
         }
     }
 }

@@ -84,6 +84,8 @@ public enum JSONReporter {
             ("memoryWarningWindowMs", .double(options.memoryWarningWindowMs)),
             ("prewarmGapMs", .double(options.prewarmGapMs)),
             ("inputFormat", JSONValue(options.inputFormat)),
+            ("timezone", .string(options.zone.description)),
+            ("year", JSONValue(options.year)),
         ])
     }
 
@@ -97,8 +99,22 @@ public enum JSONReporter {
             ("records", .int(input.records)),
             ("continuationLines", .int(input.continuationLines)),
             ("blankLines", .int(input.blankLines)),
+            ("skippedLines", .int(input.skippedLines)),
             ("unparsedLines", .int(input.unparsedLines)),
             ("truncatedLines", .int(input.truncatedLines)),
+            ("repeatedMessages", .int(input.repeatedMessages)),
+            ("prefixes", .object(input.prefixes.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ("assumedTimezone", JSONValue(input.assumedZone)),
+            (
+                "inferredDate",
+                input.inferredDate.map { date in
+                    .object([
+                        ("source", .string(date.source.rawValue)), ("firstYear", JSONValue(date.firstYear)),
+                        ("rollovers", .int(date.rollovers)),
+                    ])
+                } ?? .null
+            ),
+            ("clockAnomalies", .int(input.clockAnomalies)),
             ("lifecycleEvents", .int(input.lifecycleEvents)),
             ("firstUnparsedLines", .array(input.unparsedSamples.map { .int($0) })),
             ("error", JSONValue(input.error.map { String(describing: $0) })),
@@ -108,7 +124,7 @@ public enum JSONReporter {
     static func process(_ process: ProcessReport) -> JSONValue {
         .object([
             ("name", .string(process.name)),
-            ("pid", .int(process.pid)),
+            ("pid", process.pid < 0 ? .null : .int(process.pid)),
             ("input", .string(process.input)),
             ("firstLine", .int(process.firstLine)),
             ("lastLine", .int(process.lastLine)),
@@ -120,6 +136,16 @@ public enum JSONReporter {
             ("episodes", .array(process.episodes.map(episode))),
             ("violations", .array(process.violations.map(violation))),
             ("events", .array(process.events.map(event))),
+            ("clockAnomalies", .array(process.clockAnomalies.map(clockAnomaly))),
+            ("clockAnomalyCount", .int(process.clockAnomalyCount)),
+        ])
+    }
+
+    static func clockAnomaly(_ anomaly: ClockAnomaly) -> JSONValue {
+        .object([
+            ("line", .int(anomaly.line)), ("time", JSONValue(anomaly.time)),
+            ("previousLine", .int(anomaly.previousLine)), ("previousTime", JSONValue(anomaly.previousTime)),
+            ("backwardsMs", .double(anomaly.backwardsMs)),
         ])
     }
 

@@ -21,3 +21,35 @@ public enum Output {
         return true
     }
 }
+
+/// Reading a small file whole (configuration files).
+enum FileBytes {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The file's bytes, up to `limit`; larger files, folders and unreadable paths throw.
+    static func read(_ path: String, limit: Int = 16 << 20) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: String(cString: strerror(errno)))
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+            if bytes.count > limit { throw Failure(description: "larger than \(limit >> 20) MiB") }
+        }
+    }
+}
+
+#if canImport(Glibc)
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    private let systemRead = Darwin.read
+#endif

@@ -9,6 +9,9 @@ final class ProcessTimeline {
     private(set) var lastTime: Timestamp?
     private(set) var records = 0
     private(set) var events: [TimelineEvent] = []
+    private(set) var clockAnomalies: [ClockAnomaly] = []
+    private(set) var clockAnomalyCount = 0
+    private var lastTimedLine: Int
     private var machine: LifecycleStateMachine
     private var detector: ScenarioDetector
     private var launch: LaunchTracker
@@ -24,6 +27,7 @@ final class ProcessTimeline {
         self.firstTime = time
         self.lastLine = line
         self.lastTime = time
+        self.lastTimedLine = line
         self.options = options
         self.machine = LifecycleStateMachine(input: input)
         self.detector = ScenarioDetector(options: options)
@@ -34,16 +38,36 @@ final class ProcessTimeline {
     var hasEvents: Bool { !events.isEmpty }
     var displayName: String { ProcessReport.displayName(name: name, pid: pid) }
 
-    /// Any record of this incarnation (events or not).
-    func noteRecord(line: Int, time: Timestamp?) {
+    /// Clock anomalies kept per incarnation (the rest are counted).
+    static let keptAnomalies = 20
+
+    /// Any record of this incarnation (events or not). Returns true when its time is earlier than the one before
+    /// (a clock anomaly: the record stays in input order).
+    @discardableResult
+    func noteRecord(line: Int, time: Timestamp?) -> Bool {
         records += 1
         lastLine = line
-        if let time { lastTime = time }
+        var anomaly = false
+        if let time {
+            if let previous = lastTime, time < previous {
+                anomaly = true
+                clockAnomalyCount += 1
+                if clockAnomalies.count < Self.keptAnomalies {
+                    clockAnomalies.append(
+                        ClockAnomaly(
+                            line: line, time: time, previousLine: lastTimedLine, previousTime: previous,
+                            backwardsMs: time.milliseconds(to: previous)))
+                }
+            }
+            lastTime = time
+            lastTimedLine = line
+        }
         if let saved = detectorBeforeInferredKill {
             // The pid logs again: it was not killed after all (two processes of one name interleave).
             detector = saved
             detectorBeforeInferredKill = nil
         }
+        return anomaly
     }
 
     /// A recognised event on the record at `line`.
@@ -84,6 +108,7 @@ final class ProcessTimeline {
             lastTime: lastTime, records: records, finalState: machine.state,
             launch: launch.report(process: name, options: options),
             episodes: finishedDetector.episodes.sorted { $0.startLine < $1.startLine },
-            violations: finishedMachine.violations.sorted { $0.line < $1.line }, events: events)
+            violations: finishedMachine.violations.sorted { $0.line < $1.line }, events: events,
+            clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount)
     }
 }

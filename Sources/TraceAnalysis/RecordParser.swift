@@ -2,96 +2,293 @@ import PCRE2Kit
 
 /// Splits one physical line into a record's fields with the first format of a catalogue that matches it.
 ///
-/// Holds one reusable ``Matcher`` per format, so it belongs to one thread. The format that matched the
-/// previous line is tried first: a capture rarely changes format, and mixed captures still parse line by line.
+/// Holds one reusable ``Matcher`` per pattern and the time context of one input (the year of year-less
+/// timestamps, the zone of zone-less ones), so it belongs to one input on one thread. The format and the prefixes
+/// that fitted the previous line are tried first: a capture rarely changes shape, and mixed captures still parse
+/// line by line.
 public final class RecordParser {
-    /// Byte ranges of a parsed line (offsets into the line) plus the values parsed on the spot.
+    /// Byte ranges of a parsed line (offsets into the whole line) plus the values parsed on the spot.
     public struct Fields {
         public var formatIndex: Int
         public var timestamp: Timestamp?
         public var process: Range<Int>?
         public var pid: Int?
         public var thread: Range<Int>?
+        public var subsystem: Range<Int>?
+        public var category: Range<Int>?
+        public var level: Range<Int>?
         public var message: Range<Int>
+        public var sequence: Int?
     }
 
     /// The same fields as strings, for samples, tests and cold paths.
     public struct TextFields: Equatable {
         public var format: String
+        /// Ids of the prefixes stripped before the format matched.
+        public var prefixes: [String]
         public var timestamp: Timestamp?
         public var process: String?
         public var pid: Int?
         public var thread: String?
+        public var subsystem: String?
+        public var category: String?
+        public var level: String?
         public var message: String
     }
 
     public let catalog: FormatCatalog
     private let matchers: [Matcher]
+    private let prefixMatchers: [Matcher]
+    private let furnitureMatcher: Matcher?
+    private let repeatMatchers: [Matcher]
+    /// Position in ``FormatCatalog/recordFormats`` of the format tried first.
     private var preferred = 0
+    /// The prefixes stripped from the last record (tried first on the next line).
+    public private(set) var prefixChain: [Int] = []
+    private var searchChain: [Int] = []
+    private var decoded: [UInt8] = []
+    /// The missing years and dates of timestamps, followed across the input.
+    public private(set) var dates: DateInference
+    private var zone: ZoneResolver?
+    /// Whether a zone-less timestamp was read (the zone was assumed).
+    public private(set) var assumedZone = false
 
-    public init(catalog: FormatCatalog) {
+    /// How many prefixes may be stacked on one line (`12:> ␣␣2013-…` is three).
+    static let maxPrefixDepth = 4
+
+    public init(catalog: FormatCatalog, dates: DateInference, zone: ZoneSetting?) {
         self.catalog = catalog
         self.matchers = catalog.formats.map { Matcher($0.regex) }
+        self.prefixMatchers = catalog.prefixes.map { Matcher($0.regex) }
+        self.furnitureMatcher = catalog.furniture.map { Matcher($0) }
+        self.repeatMatchers = catalog.repeats.map { Matcher($0.regex) }
+        self.dates = dates
+        self.zone = zone.map(ZoneResolver.init)
     }
 
-    /// The fields of `line`, or nil when no format matches it.
+    /// The fields of `line`, or nil when no record format matches it, with or without known prefixes.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
-        if let fields = parse(line, with: preferred) { return fields }
-        for index in matchers.indices where index != preferred {
-            if let fields = parse(line, with: index) {
-                preferred = index
+        let formats = catalog.recordFormats
+        guard !formats.isEmpty else { return nil }
+        if let offset = strip(prefixChain, line), let fields = parse(line, from: offset, with: formats[preferred]) {
+            return fields
+        }
+        searchChain.removeAll(keepingCapacity: true)
+        guard let fields = search(line, from: 0, depth: 0) else { return nil }
+        prefixChain = searchChain
+        return fields
+    }
+
+    /// Tries every format at `offset`, then every prefix that matches there followed by the formats.
+    private func search(_ line: UnsafeRawBufferPointer, from offset: Int, depth: Int) -> Fields? {
+        let formats = catalog.recordFormats
+        for position in formats.indices {
+            if depth == 0, position == preferred, prefixChain.isEmpty { continue }
+            if let fields = parse(line, from: offset, with: formats[position]) {
+                preferred = position
                 return fields
             }
+        }
+        guard depth < Self.maxPrefixDepth else { return nil }
+        for index in prefixMatchers.indices {
+            guard let length = prefixLength(index, line, from: offset) else { continue }
+            searchChain.append(index)
+            if let fields = search(line, from: offset + length, depth: depth + 1) { return fields }
+            searchChain.removeLast()
         }
         return nil
     }
 
-    private func parse(_ line: UnsafeRawBufferPointer, with index: Int) -> Fields? {
+    /// The bytes prefix `index` covers at `offset`, or nil when it does not match there (or matches nothing).
+    @inline(__always)
+    private func prefixLength(_ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+        let matcher = prefixMatchers[index]
+        guard offset < line.count, (try? matcher.matches(UnsafeRawBufferPointer(rebasing: line[offset...]))) == true,
+            let range = matcher.range(0), range.upperBound > 0
+        else { return nil }
+        return range.upperBound
+    }
+
+    /// The offset after the prefixes of `chain`, or nil when one does not match.
+    @inline(__always)
+    private func strip(_ chain: [Int], _ line: UnsafeRawBufferPointer) -> Int? {
+        var offset = 0
+        for index in chain {
+            guard let length = prefixLength(index, line, from: offset) else { return nil }
+            offset += length
+        }
+        return offset
+    }
+
+    /// Where the content of a line that is not a record starts: after the marker prefixes (line numbers,
+    /// quoting, wrapper timestamps) the last record carried, so continuation lines can be measured and read.
+    public func contentOffset(_ line: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        for index in prefixChain where !catalog.prefixes[index].prefix.isIndentation {
+            guard let length = prefixLength(index, line, from: offset) else { break }
+            offset += length
+        }
+        return offset
+    }
+
+    private func parse(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Fields? {
         let matcher = matchers[index]
-        guard (try? matcher.matches(line)) == true else { return nil }
+        let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
+        guard (try? matcher.matches(rest)) == true else { return nil }
         let compiled = catalog.formats[index]
-        guard let message = matcher.range(compiled.messageGroup) else { return nil }
-        var fields = Fields(formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: nil, message: message)
-        if let group = compiled.timestampGroup, let range = matcher.range(group), let layout = compiled.format.timestamp
+        func range(_ group: Int?) -> Range<Int>? {
+            guard let group, let range = matcher.range(group) else { return nil }
+            return (range.lowerBound + offset)..<(range.upperBound + offset)
+        }
+        guard let message = range(compiled.messageGroup) else { return nil }
+        var fields = Fields(
+            formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: range(compiled.threadGroup),
+            subsystem: range(compiled.subsystemGroup), category: range(compiled.categoryGroup),
+            level: range(compiled.levelGroup), message: message, sequence: nil)
+        if let range = range(compiled.timestampGroup), let layout = compiled.format.timestamp,
+            var timestamp = layout.parse(UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates)
         {
-            fields.timestamp = layout.parse(UnsafeRawBufferPointer(rebasing: line[range]))
+            if timestamp.utcOffsetSeconds == nil, zone != nil {
+                timestamp.assumedOffsetSeconds = zone?.offset(atWallMicros: timestamp.wallMicros)
+                assumedZone = true
+            }
+            fields.timestamp = timestamp
         }
-        if let group = compiled.processGroup, let range = matcher.range(group) {
-            fields.process = Bytes.trimmingSpaces(range, in: line)
-        }
-        if let group = compiled.pidGroup, let range = matcher.range(group) {
+        if let range = range(compiled.processGroup) { fields.process = Bytes.trimmingSpaces(range, in: line) }
+        if let range = range(compiled.pidGroup) {
             fields.pid = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range]))
         }
-        if let group = compiled.threadGroup { fields.thread = matcher.range(group) }
+        if let range = range(compiled.sequenceGroup) {
+            fields.sequence = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range]))
+        }
         return fields
     }
 
-    /// Ids of every format whose pattern matches `line` (validation: a sample must match exactly one).
+    /// Calls `body` with the message of a parsed line, decoded when its format encodes it (ndjson).
+    @inline(__always)
+    public func withMessage<R>(
+        _ fields: Fields, in line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
+        let raw = UnsafeRawBufferPointer(rebasing: line[fields.message])
+        guard catalog.formats[fields.formatIndex].format.encoding == .json, raw.contains(UInt8(ascii: "\\")) else {
+            return body(raw)
+        }
+        JSONString.unescape(raw, into: &decoded)
+        return decoded.withUnsafeBytes(body)
+    }
+
+    /// Whether `line` is a format's furniture (a header, a preamble, a statistics trailer).
+    public func isFurniture(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let furnitureMatcher else { return false }
+        let offset = contentOffset(line)
+        return (try? furnitureMatcher.matches(UnsafeRawBufferPointer(rebasing: line[offset...]))) == true
+    }
+
+    /// How many times the previous message was repeated, when `line` is a repeat line.
+    public func repeatCount(_ line: UnsafeRawBufferPointer) -> Int? {
+        let offset = contentOffset(line)
+        let rest = UnsafeRawBufferPointer(rebasing: line[offset...])
+        for (index, matcher) in repeatMatchers.enumerated() {
+            guard (try? matcher.matches(rest)) == true, let range = matcher.range(catalog.repeats[index].countGroup)
+            else { continue }
+            return Bytes.decimal(UnsafeRawBufferPointer(rebasing: rest[range]))
+        }
+        return nil
+    }
+
+    // MARK: Strings (samples, tests, cold paths)
+
+    /// Ids of every record format whose pattern matches `line` as it is (a sample must match exactly one).
     public func formatsMatching(_ line: String) -> [String] {
-        var copy = line
-        return copy.withUTF8 { buffer in
-            let raw = UnsafeRawBufferPointer(buffer)
-            return matchers.indices.compactMap { index in
+        Self.withBytes(line) { raw in
+            catalog.recordFormats.compactMap { index in
                 (try? matchers[index].matches(raw)) == true ? catalog.formats[index].format.id : nil
             }
         }
     }
 
-    /// Parses a Swift string into text fields.
+    public func isFurniture(_ line: String) -> Bool { Self.withBytes(line) { isFurniture($0) } }
+
+    public func repeatCount(_ line: String) -> Int? { Self.withBytes(line) { repeatCount($0) } }
+
+    /// Parses a Swift string into text fields (prefixes stripped as needed).
     public func fields(of line: String) -> TextFields? {
-        var copy = line
-        return copy.withUTF8 { buffer -> TextFields? in
-            let raw = UnsafeRawBufferPointer(buffer)
+        Self.withBytes(line) { raw -> TextFields? in
             guard let fields = parse(raw) else { return nil }
+            func text(_ range: Range<Int>?) -> String? { range.map { Bytes.string(raw, $0) } }
             return TextFields(
                 format: catalog.formats[fields.formatIndex].format.id,
-                timestamp: fields.timestamp,
-                process: fields.process.map { Bytes.string(raw, $0) },
-                pid: fields.pid,
-                thread: fields.thread.map { Bytes.string(raw, $0) },
-                message: Bytes.string(raw, fields.message))
+                prefixes: prefixChain.map { catalog.prefixes[$0].prefix.id },
+                timestamp: fields.timestamp, process: text(fields.process), pid: fields.pid,
+                thread: text(fields.thread), subsystem: text(fields.subsystem), category: text(fields.category),
+                level: text(fields.level),
+                message: withMessage(fields, in: raw) { String(decoding: $0, as: UTF8.self) })
         }
+    }
+
+    private static func withBytes<R>(_ line: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var copy = line
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Decodes the body of a JSON string (between its quotes) to UTF-8 bytes.
+enum JSONString {
+    static func unescape(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        var index = 0
+        var pendingHigh: UInt32?
+        func append(scalar value: UInt32) {
+            let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+            out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count else {
+                if let high = pendingHigh {
+                    append(scalar: high)
+                    pendingHigh = nil
+                }
+                out.append(byte)
+                index += 1
+                continue
+            }
+            let code = bytes[index + 1]
+            index += 2
+            if code == UInt8(ascii: "u"), index + 4 <= bytes.count,
+                let value = UInt32(
+                    String(decoding: UnsafeRawBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self),
+                    radix: 16)
+            {
+                index += 4
+                if (0xD800...0xDBFF).contains(value) {
+                    if pendingHigh != nil { append(scalar: 0xFFFD) }
+                    pendingHigh = value
+                } else if (0xDC00...0xDFFF).contains(value), let high = pendingHigh {
+                    append(scalar: 0x10000 + ((high - 0xD800) << 10) + (value - 0xDC00))
+                    pendingHigh = nil
+                } else {
+                    if pendingHigh != nil { append(scalar: 0xFFFD) }
+                    pendingHigh = nil
+                    append(scalar: value)
+                }
+                continue
+            }
+            if pendingHigh != nil {
+                append(scalar: 0xFFFD)
+                pendingHigh = nil
+            }
+            switch code {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            default: out.append(code)
+            }
+        }
+        if pendingHigh != nil { append(scalar: 0xFFFD) }
     }
 }
 

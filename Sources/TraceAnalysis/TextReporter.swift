@@ -32,6 +32,7 @@ public struct TextReporter: Sendable {
         var parts = ["\(input.records) records"]
         if input.continuationLines > 0 { parts.append("\(input.continuationLines) continuation") }
         if input.blankLines > 0 { parts.append("\(input.blankLines) blank") }
+        if input.skippedLines > 0 { parts.append("\(input.skippedLines) header/trailer") }
         var unparsed = "\(input.unparsedLines) unparsed"
         if !input.unparsedSamples.isEmpty {
             let more = input.unparsedLines > input.unparsedSamples.count ? ", …" : ""
@@ -42,7 +43,40 @@ public struct TextReporter: Sendable {
         let format = input.format ?? "no known format"
         var text = "\(name) — \(format) · \(input.lines) lines: \(parts.joined(separator: ", "))"
         text += " · \(input.lifecycleEvents) lifecycle events\n"
+        let notes = inputNotes(input)
+        if !notes.isEmpty { text += dim("  " + notes.joined(separator: " · ")) + "\n" }
         return text
+    }
+
+    /// What the reader should know about how the input was read: other formats in it, prefixes stripped,
+    /// assumed years and zones, repeats, clock anomalies.
+    private func inputNotes(_ input: InputSummary) -> [String] {
+        var notes: [String] = []
+        let others = input.formatCounts.filter { $0.key != input.format }.sorted { $0.key < $1.key }
+        if !others.isEmpty {
+            notes.append("also " + others.map { "\($0.key) (\($0.value) records)" }.joined(separator: ", "))
+        }
+        if !input.prefixes.isEmpty {
+            let stripped = input.prefixes.sorted { $0.key < $1.key }.map { "\($0.key) on \($0.value) lines" }
+            notes.append("prefixes stripped: " + stripped.joined(separator: ", "))
+        }
+        if let date = input.inferredDate {
+            let from: String
+            switch date.source {
+            case .option: from = "--year"
+            case .modificationTime: from = "the file's modification time"
+            case .now: from = "today's date"
+            }
+            var note = date.firstYear.map { "year \($0) from \(from)" } ?? "dates from \(from)"
+            if date.rollovers > 0 { note += " (rolled over \(date.rollovers)×)" }
+            notes.append(note)
+        }
+        if let zone = input.assumedZone { notes.append("zone-less times read as \(zone)") }
+        if input.repeatedMessages > 0 { notes.append("\(input.repeatedMessages) repeated messages") }
+        if input.clockAnomalies > 0 {
+            notes.append("clock went backwards \(input.clockAnomalies)× (kept in input order)")
+        }
+        return notes
     }
 
     private func render(_ process: ProcessReport) -> String {
@@ -66,6 +100,15 @@ public struct TextReporter: Sendable {
             }
         }
         for violation in process.violations { out += self.violation(violation) }
+        for anomaly in process.clockAnomalies {
+            out += paint(.yellow, "    ⚠ clock anomaly") + "  L\(anomaly.line) \(anomaly.time.timeOfDay)  went back "
+            out += "\(DurationFormat.text(anomaly.backwardsMs)) from L\(anomaly.previousLine) "
+            out += "\(anomaly.previousTime.timeOfDay) (kept in input order)\n"
+        }
+        if process.clockAnomalyCount > process.clockAnomalies.count {
+            out +=
+                dim("      … \(process.clockAnomalyCount - process.clockAnomalies.count) more clock anomalies") + "\n"
+        }
         return out
     }
 

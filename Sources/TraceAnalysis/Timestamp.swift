@@ -1,7 +1,8 @@
 /// A log timestamp as written: the wall-clock time, its UTC offset when the log gave one, and its precision.
 ///
-/// Parsed straight from bytes (no DateFormatter). Zone-less timestamps stay wall-clock times; differences
-/// between two of them are exact as long as both come from the same clock.
+/// Parsed straight from bytes (no DateFormatter). A zone-less timestamp is shown as written; the offset of the
+/// zone it is assumed to be in (local time, or `--timezone`) is kept beside it and used for instants and
+/// differences, so durations across a daylight-saving change and mixes of zoned and zone-less lines are right.
 public struct Timestamp: Sendable, Hashable, Comparable {
     /// Microseconds since 1970-01-01 00:00:00 of the wall clock the log was written in.
     public var wallMicros: Int64
@@ -9,17 +10,21 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     public var utcOffsetSeconds: Int32?
     /// Digits of fractional seconds the log wrote (0, 3 for ms, 6 for µs, up to 9).
     public var fractionDigits: UInt8
+    /// For a zone-less timestamp: the UTC offset of the zone it is taken to be in.
+    public var assumedOffsetSeconds: Int32?
 
-    public init(wallMicros: Int64, utcOffsetSeconds: Int32?, fractionDigits: UInt8) {
+    public init(wallMicros: Int64, utcOffsetSeconds: Int32?, fractionDigits: UInt8, assumedOffsetSeconds: Int32? = nil)
+    {
         self.wallMicros = wallMicros
         self.utcOffsetSeconds = utcOffsetSeconds
         self.fractionDigits = fractionDigits
+        self.assumedOffsetSeconds = assumedOffsetSeconds
     }
 
-    /// Microseconds since the Unix epoch in UTC when the offset is known; the wall-clock value otherwise.
+    /// Microseconds since the Unix epoch in UTC when the offset is known or assumed; the wall-clock value otherwise.
     public var instantMicros: Int64 {
-        guard let utcOffsetSeconds else { return wallMicros }
-        return wallMicros - Int64(utcOffsetSeconds) * 1_000_000
+        guard let offset = utcOffsetSeconds ?? assumedOffsetSeconds else { return wallMicros }
+        return wallMicros - Int64(offset) * 1_000_000
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.instantMicros < rhs.instantMicros }

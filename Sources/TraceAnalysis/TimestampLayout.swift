@@ -1,34 +1,108 @@
 /// How a format writes its timestamps; each layout parses bytes directly.
-public enum TimestampLayout: String, Sendable, Codable, CaseIterable {
+public enum TimestampLayout: String, Sendable, CaseIterable {
     /// `YYYY-MM-DD HH:MM:SS[.f…][±HHMM|±HH:MM|Z]` (a space or `T` between date and time): NSLog, `log show`.
     case isoLike = "iso-like"
+    /// `Mmm dd HH:MM:SS[.f…]` with no year (BSD and device syslog): the year comes from ``DateInference``.
+    case syslog
+    /// `HH:MM:SS.f…[ ]±HHMM`, optionally after `YYYY-MM-DD ` (Console.app copies): a missing date comes from
+    /// ``DateInference``.
+    case timeOfDay = "time-of-day"
 
-    /// Parses the timestamp in `bytes`, or returns nil when the bytes do not have this layout.
-    public func parse(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+    /// What the layout looks like, for `trace-analyze formats` and error messages.
+    public var shape: String {
         switch self {
-        case .isoLike: return TimestampLayout.parseISOLike(bytes)
+        case .isoLike: return "YYYY-MM-DD HH:MM:SS[.f][±HHMM]"
+        case .syslog: return "Mmm dd HH:MM:SS[.f] (no year)"
+        case .timeOfDay: return "[YYYY-MM-DD ]HH:MM:SS[.f][ ±HHMM]"
         }
     }
 
-    /// Parses a Swift string (tests, configuration): the hot path uses the byte form.
-    public func parse(_ text: String) -> Timestamp? {
-        var copy = text
-        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    /// Parses the timestamp in `bytes`, or returns nil when the bytes do not have this layout.
+    /// Year-less and date-less layouts take what is missing from `dates`, which follows the log's order.
+    public func parse(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference) -> Timestamp? {
+        switch self {
+        case .isoLike: return TimestampLayout.parseISOLike(bytes)
+        case .syslog: return TimestampLayout.parseSyslog(bytes, dates: &dates)
+        case .timeOfDay:
+            if bytes.count > 4, bytes[4] == UInt8(ascii: "-") { return TimestampLayout.parseISOLike(bytes) }
+            return TimestampLayout.parseTimeOfDay(bytes, dates: &dates)
+        }
     }
 
-    private static func parseISOLike(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+    /// Parses a Swift string (tests, configuration): the hot path uses the byte form. Missing years and dates
+    /// are read as if the log ended at ``DateInference/sampleReference``.
+    public func parse(_ text: String) -> Timestamp? {
+        var copy = text
+        var dates = DateInference(reference: DateInference.sampleReference)
+        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0), dates: &dates) }
+    }
+
+    private static let monthNames: [(UInt8, UInt8, UInt8)] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ].map { name in
+        let bytes = Array(name.utf8)
+        return (bytes[0], bytes[1], bytes[2])
+    }
+
+    private static func parseSyslog(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference) -> Timestamp? {
+        guard bytes.count >= 15 else { return nil }
+        let name = (bytes[0], bytes[1], bytes[2])
+        guard let monthIndex = monthNames.firstIndex(where: { $0 == name }), bytes[3] == Bytes.space else {
+            return nil
+        }
         var cursor = ByteCursor(bytes)
-        guard let year = cursor.digits(4), cursor.skip(UInt8(ascii: "-")),
-            let month = cursor.digits(2), cursor.skip(UInt8(ascii: "-")),
-            let day = cursor.digits(2)
-        else { return nil }
-        guard cursor.skip(UInt8(ascii: " ")) || cursor.skip(UInt8(ascii: "T")) else { return nil }
+        cursor.index = 4
+        _ = cursor.skip(Bytes.space)
+        guard let day = cursor.digit() else { return nil }
+        var dayOfMonth = day
+        if let second = cursor.digit() { dayOfMonth = day * 10 + second }
+        guard cursor.skip(Bytes.space), (1...31).contains(dayOfMonth) else { return nil }
+        guard let clock = parseClock(&cursor), cursor.isAtEnd else { return nil }
+        let month = monthIndex + 1
+        let year = dates.year(month: month, day: dayOfMonth)
+        let days = Timestamp.days(year: year, month: month, day: dayOfMonth)
+        return Timestamp(
+            wallMicros: (days * 86_400 + clock.seconds) * 1_000_000 + clock.micros, utcOffsetSeconds: nil,
+            fractionDigits: clock.fractionDigits)
+    }
+
+    private static func parseTimeOfDay(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference) -> Timestamp? {
+        var cursor = ByteCursor(bytes)
+        guard let clock = parseClock(&cursor) else { return nil }
+        guard let offset = parseOffset(&cursor), cursor.isAtEnd else { return nil }
+        let days = dates.day(secondsOfDay: clock.seconds)
+        return Timestamp(
+            wallMicros: (days * 86_400 + clock.seconds) * 1_000_000 + clock.micros, utcOffsetSeconds: offset,
+            fractionDigits: clock.fractionDigits)
+    }
+
+    /// `Z`, `±HHMM`, `±HH:MM` (after at most one space), or nothing: `.some(nil)`; nil when malformed.
+    private static func parseOffset(_ cursor: inout ByteCursor) -> Int32?? {
+        if cursor.peek() == Bytes.space, cursor.index + 1 < cursor.bytes.count,
+            cursor.bytes[cursor.index + 1] == UInt8(ascii: "+") || cursor.bytes[cursor.index + 1] == UInt8(ascii: "-")
+        {
+            cursor.advance()
+        }
+        if cursor.skip(UInt8(ascii: "Z")) { return .some(0) }
+        guard let sign = cursor.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
+            return .some(nil)
+        }
+        cursor.advance()
+        guard let hours = cursor.digits(2) else { return nil }
+        _ = cursor.skip(UInt8(ascii: ":"))
+        guard let minutes = cursor.digits(2), hours < 24, minutes < 60 else { return nil }
+        let magnitude = Int32(hours * 3600 + minutes * 60)
+        return .some(sign == UInt8(ascii: "-") ? -magnitude : magnitude)
+    }
+
+    /// `HH:MM:SS[.f…]`: seconds of the day, microseconds and the digits written.
+    private static func parseClock(_ cursor: inout ByteCursor) -> (
+        seconds: Int64, micros: Int64, fractionDigits: UInt8
+    )? {
         guard let hour = cursor.digits(2), cursor.skip(UInt8(ascii: ":")),
             let minute = cursor.digits(2), cursor.skip(UInt8(ascii: ":")),
-            let second = cursor.digits(2)
+            let second = cursor.digits(2), hour < 24, minute < 60, second < 61
         else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-
         var micros: Int64 = 0
         var fractionDigits: UInt8 = 0
         if cursor.skip(UInt8(ascii: ".")) || cursor.skip(UInt8(ascii: ",")) {
@@ -40,24 +114,25 @@ public enum TimestampLayout: String, Sendable, Codable, CaseIterable {
             }
             if fractionDigits == 0 { return nil }
         }
+        return (Int64(hour * 3600 + minute * 60 + second), micros, fractionDigits)
+    }
 
-        var offset: Int32? = nil
-        if cursor.skip(UInt8(ascii: "Z")) {
-            offset = 0
-        } else if let sign = cursor.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-            cursor.advance()
-            guard let hours = cursor.digits(2) else { return nil }
-            _ = cursor.skip(UInt8(ascii: ":"))
-            guard let minutes = cursor.digits(2), hours < 24, minutes < 60 else { return nil }
-            let magnitude = Int32(hours * 3600 + minutes * 60)
-            offset = sign == UInt8(ascii: "-") ? -magnitude : magnitude
-        }
+    private static func parseISOLike(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+        var cursor = ByteCursor(bytes)
+        guard let year = cursor.digits(4), cursor.skip(UInt8(ascii: "-")),
+            let month = cursor.digits(2), cursor.skip(UInt8(ascii: "-")),
+            let day = cursor.digits(2)
+        else { return nil }
+        guard cursor.skip(UInt8(ascii: " ")) || cursor.skip(UInt8(ascii: "T")) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), let clock = parseClock(&cursor) else { return nil }
+
+        guard let offset = parseOffset(&cursor) else { return nil }
         guard cursor.isAtEnd else { return nil }
 
         let days = Timestamp.days(year: year, month: month, day: day)
-        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         return Timestamp(
-            wallMicros: seconds * 1_000_000 + micros, utcOffsetSeconds: offset, fractionDigits: fractionDigits)
+            wallMicros: (days * 86_400 + clock.seconds) * 1_000_000 + clock.micros, utcOffsetSeconds: offset,
+            fractionDigits: clock.fractionDigits)
     }
 }
 
@@ -95,5 +170,89 @@ struct ByteCursor {
             value = value * 10 + digit
         }
         return value
+    }
+}
+
+/// What a timestamp leaves out: the year (syslog) or the whole date (Console.app's time column).
+///
+/// The year is given (`--year`) or guessed from a reference, the moment the log is taken to end near (the file's
+/// modification time, or now for standard input); then it is carried along as the months wrap at New Year. A
+/// missing date is the reference's day (or the day before, when the first time is later in the day than the
+/// reference), carried along as the clock wraps at midnight.
+public struct DateInference: Sendable, Equatable {
+    /// A wall-clock moment: a civil date and the seconds since its midnight.
+    public struct Moment: Sendable, Equatable {
+        public var year: Int
+        public var month: Int
+        public var day: Int
+        public var secondsOfDay: Int64
+
+        public init(year: Int, month: Int, day: Int, secondsOfDay: Int64) {
+            self.year = year
+            self.month = month
+            self.day = day
+            self.secondsOfDay = secondsOfDay
+        }
+    }
+
+    /// Samples of year-less formats are read as if their log ended at the last second of 2024.
+    public static let sampleReference = Moment(year: 2024, month: 12, day: 31, secondsOfDay: 86_399)
+
+    /// The year of the first year-less line, as the user stated it (`--year`).
+    public let explicitYear: Int?
+    /// The moment the log is taken to end near.
+    public let reference: Moment
+    /// The year assigned to the first year-less timestamp, once one was read.
+    public private(set) var firstYear: Int?
+    /// Times the months wrapped at New Year (or stepped back across it).
+    public private(set) var rollovers = 0
+    private var year = 0
+    private var lastMonth = 0
+    /// The day (since 1970-01-01) given to the first date-less timestamp, once one was read.
+    public private(set) var firstDay: Int64?
+    private var day: Int64?
+    private var lastSeconds: Int64 = 0
+
+    public init(explicitYear: Int? = nil, reference: Moment) {
+        self.explicitYear = explicitYear
+        self.reference = reference
+    }
+
+    /// The year of a timestamp in `month` and `day`, following the log's order.
+    public mutating func year(month: Int, day: Int) -> Int {
+        if firstYear == nil {
+            if let explicitYear {
+                year = explicitYear
+            } else {
+                year = (month, day) > (reference.month, reference.day + 1) ? reference.year - 1 : reference.year
+            }
+            firstYear = year
+        } else if month < lastMonth - 6 {
+            year += 1
+            rollovers += 1
+        } else if month > lastMonth + 6 {
+            year -= 1
+            rollovers += 1
+        }
+        lastMonth = month
+        return year
+    }
+
+    /// Days since 1970-01-01 of a date-less time of day, following the log's order.
+    public mutating func day(secondsOfDay seconds: Int64) -> Int64 {
+        let halfDay: Int64 = 43_200
+        if let current = day {
+            if seconds < lastSeconds - halfDay {
+                day = current + 1
+            } else if seconds > lastSeconds + halfDay {
+                day = current - 1
+            }
+        } else {
+            let referenceDay = Timestamp.days(year: reference.year, month: reference.month, day: reference.day)
+            day = seconds > reference.secondsOfDay + 3600 ? referenceDay - 1 : referenceDay
+            firstDay = day
+        }
+        lastSeconds = seconds
+        return day ?? 0
     }
 }

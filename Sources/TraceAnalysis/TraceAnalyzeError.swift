@@ -12,8 +12,8 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
     case isDirectory(path: String)
     /// A format or vocabulary pattern does not compile.
     case invalidPattern(owner: String, error: RegexError)
-    /// A format lacks a capture the pipeline needs, or names one it does not know.
-    case invalidFormat(id: String, problem: String)
+    /// A format (or prefix) definition is wrong: `field` names the part, `problem` says what to do.
+    case invalidFormat(id: String, field: String, problem: String)
     /// A sample line does not match exactly one format / vocabulary entry, or extracts the wrong fields.
     case sampleMismatch(owner: String, sample: String, problem: String)
     /// `--input-format` names no known format.
@@ -24,6 +24,10 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
     case noLifecycleEvents(inputs: [String])
     /// An output could not be written.
     case cannotWrite(path: String, reason: String)
+    /// A configuration file is wrong: where (file, line, field), what, and how to mend it.
+    case invalidConfig(file: String, line: Int?, field: String, problem: String)
+    /// An option's value could not be read.
+    case invalidOption(option: String, value: String, expected: String)
 
     public var description: String {
         switch self {
@@ -35,8 +39,8 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(path): is a folder; name the log files inside it"
         case .invalidPattern(let owner, let error):
             return "\(owner): \(error)"
-        case .invalidFormat(let id, let problem):
-            return "format \(id): \(problem)"
+        case .invalidFormat(let id, let field, let problem):
+            return "format \(id), \(field): \(problem)"
         case .sampleMismatch(let owner, let sample, let problem):
             return "\(owner): sample \"\(sample)\": \(problem)"
         case .unknownFormat(let id, let known):
@@ -46,10 +50,14 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
         case .noLifecycleEvents(let inputs):
             let names = inputs.joined(separator: ", ")
             return "no lifecycle events found in \(names): no app-delegate, scene or view-controller callback was "
-                + "recognised. Is this an app's NSLog console capture? (`trace-analyze analyze --help` lists the line "
-                + "formats read under --input-format.)"
+                + "recognised. Is this an app's console or device log? (`trace-analyze formats` lists the line formats "
+                + "read; a --config file adds your own.)"
         case .cannotWrite(let path, let reason):
             return "\(path): cannot write: \(reason)"
+        case .invalidConfig(let file, let line, let field, let problem):
+            return "\(file)\(line.map { ":\($0)" } ?? ""): \(field.isEmpty ? "" : field + ": ")\(problem)"
+        case .invalidOption(let option, let value, let expected):
+            return "\(option): \"\(value)\" is not \(expected)"
         }
     }
 }

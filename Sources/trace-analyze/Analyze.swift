@@ -60,8 +60,29 @@ struct Analyze: ParsableCommand {
         help: "A first line this long before didFinishLaunching means a prewarmed launch (kept out of budget checks).")
     var prewarmGap: String = "10s"
 
-    @Option(name: .long, help: "Parse every input with this format only (nslog-modern, nslog-classic, nslog-untimed).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Parse every input with this format only, instead of detecting it (`trace-analyze formats` lists them).",
+            valueName: "NAME"))
     var inputFormat: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The zone of timestamps written without one: an IANA name (Europe/Paris), UTC, or an offset (+02:00). "
+                + "Default: this machine's local zone.",
+            valueName: "ZONE"))
+    var timezone: String?
+
+    @Option(
+        name: .long,
+        help:
+            "The year of the first line of captures that write none (syslog); default: from the file's modification time."
+    )
+    var year: Int?
+
+    @OptionGroup var configuration: ConfigOptions
 
     @Option(
         name: .long, help: "Colour in the text report: auto (only on a terminal, never with NO_COLOR), always, never.")
@@ -73,9 +94,10 @@ struct Analyze: ParsableCommand {
     func run() throws {
         let options = try analysisOptions()
         let sources = try inputSources()
+        let config = try configuration.load()
         let analyzer: Analyzer
         do {
-            analyzer = try Analyzer(options: options)
+            analyzer = try Analyzer(options: options, formats: config.allFormats, prefixes: config.allPrefixes)
         } catch {
             throw ValidationError(String(describing: error))
         }
@@ -122,6 +144,25 @@ struct Analyze: ParsableCommand {
         options.memoryWarningWindowMs = try milliseconds("--memory-warning-window", memoryWarningWindow)
         options.prewarmGapMs = try milliseconds("--prewarm-gap", prewarmGap)
         options.inputFormat = inputFormat
+        if let timezone {
+            guard let zone = ZoneSetting(timezone) else {
+                throw ValidationError(
+                    String(
+                        describing: TraceAnalyzeError.invalidOption(
+                            option: "--timezone", value: timezone,
+                            expected: "a time zone; write an IANA name (Europe/Paris), UTC, or an offset (+02:00)")))
+            }
+            options.zone = zone
+        }
+        if let year {
+            guard (1970...9999).contains(year) else {
+                throw ValidationError(
+                    String(
+                        describing: TraceAnalyzeError.invalidOption(
+                            option: "--year", value: String(year), expected: "a year between 1970 and 9999")))
+            }
+            options.year = year
+        }
         return options
     }
 

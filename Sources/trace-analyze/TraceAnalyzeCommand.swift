@@ -12,7 +12,8 @@ struct TraceAnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace-analyze",
         abstract:
-            "Turn iOS app-lifecycle logs (NSLog captures) into timelines, scenarios, violations and launch times.",
+            "Turn iOS app-lifecycle logs (NSLog, log show/stream, device syslog, Console.app copies) into timelines, "
+            + "scenarios, violations and launch times.",
         usage: "trace-analyze [analyze] [<options>] [<file> ...]",
         discussion: """
             `trace-analyze FILE…` is the same as `trace-analyze analyze FILE…`; \
@@ -22,7 +23,7 @@ struct TraceAnalyzeCommand: ParsableCommand {
             (an unreadable file, or no lifecycle event in any input) · 64 usage error.
             """,
         version: TraceAnalyzeVersion.current,
-        subcommands: [Analyze.self],
+        subcommands: [Analyze.self, Formats.self],
         defaultSubcommand: Analyze.self
     )
 }

@@ -11,7 +11,7 @@ struct EndToEndTests {
         ("background-and-exits.log", 0),
     ])
     func samplesGiveTheirReportAndExitCode(_ name: String, _ status: Int32) throws {
-        let result = try TestSupport.run(["samples/" + name])
+        let result = try TestSupport.run(["--timezone", "UTC", "samples/" + name])
         #expect(result.status == status, "\(result.stderr)")
         let golden = try String(contentsOf: TestSupport.golden.appendingPathComponent(name + ".txt"), encoding: .utf8)
         #expect(result.stdout == golden)

@@ -8,26 +8,84 @@ struct FormatTests {
         try FormatCatalog().validate()
     }
 
-    @Test(arguments: LogFormat.builtin)
+    static func parser() throws -> RecordParser {
+        RecordParser(
+            catalog: try FormatCatalog(), dates: DateInference(reference: DateInference.sampleReference), zone: nil)
+    }
+
+    @Test(arguments: LogFormat.builtin.filter { !$0.isFallback })
     func everySampleParsesWithItsOwnFormatOnly(_ format: LogFormat) throws {
-        let parser = RecordParser(catalog: try FormatCatalog())
-        #expect(!format.samples.isEmpty)
-        for sample in format.samples {
+        let parser = try Self.parser()
+        #expect(format.samples.contains { $0.kind == .record })
+        for sample in format.samples where sample.kind == .record {
             #expect(parser.formatsMatching(sample.line) == [format.id], "\(sample.line)")
             let fields = try #require(parser.fields(of: sample.line))
             #expect(fields.format == format.id)
+            #expect(fields.prefixes.isEmpty)
             if let pid = sample.pid { #expect(fields.pid == pid) }
             if let process = sample.process { #expect(fields.process == process) }
             if let message = sample.message { #expect(fields.message == message) }
             if let timestamp = sample.timestamp { #expect(fields.timestamp?.iso8601 == timestamp) }
+            if let subsystem = sample.subsystem { #expect(fields.subsystem == subsystem) }
+            if let category = sample.category { #expect(fields.category == category) }
+            if let level = sample.level { #expect(fields.level == level) }
         }
+        for sample in format.samples where sample.kind == .furniture {
+            #expect(parser.formatsMatching(sample.line).isEmpty, "\(sample.line)")
+            #expect(parser.isFurniture(sample.line), "\(sample.line)")
+        }
+        for sample in format.samples where sample.kind == .repeat {
+            #expect(parser.repeatCount(sample.line) == sample.count, "\(sample.line)")
+        }
+    }
+
+    @Test func bareSamplesMatchNoOtherFormat() throws {
+        let parser = try Self.parser()
+        for sample in LogFormat.bare.samples {
+            #expect(parser.formatsMatching(sample.line).isEmpty)
+            #expect(!parser.isFurniture(sample.line))
+        }
+    }
+
+    @Test(arguments: LinePrefix.builtin)
+    func everyPrefixSampleParsesOnceStripped(_ prefix: LinePrefix) throws {
+        let parser = try Self.parser()
+        #expect(!prefix.samples.isEmpty)
+        for sample in prefix.samples {
+            #expect(parser.formatsMatching(sample.line).isEmpty, "\(sample.line) parses without stripping")
+            let fields = try #require(parser.fields(of: sample.line), "\(sample.line)")
+            #expect(fields.format == sample.format)
+            #expect(fields.prefixes.contains(prefix.id))
+        }
+    }
+
+    @Test func stackedPrefixesAreStrippedInTurn() throws {
+        let parser = try Self.parser()
+        let fields = try #require(
+            parser.fields(
+                of: "12:>   2013-10-13 12:24:09.948 AppDelegate[12199:60b] App Delegate: applicationDidBecomeActive"))
+        #expect(fields.prefixes == ["grep-line-number", "quote", "indentation"])
+        #expect(fields.format == "nslog-classic")
+        #expect(fields.message == "App Delegate: applicationDidBecomeActive")
+    }
+
+    @Test func ndjsonMessagesAreDecoded() throws {
+        let parser = try Self.parser()
+        let line =
+            #"{"eventMessage":"say \"hi\"\n\u00e9\ud83d\ude00 a\/b","processImagePath":"\/Apps\/My.app\/My","processID":7,"timestamp":"2024-06-01 12:00:00.000001+0200","machTimestamp":99}"#
+        let fields = try #require(parser.fields(of: line))
+        #expect(fields.format == "log-ndjson")
+        #expect(fields.message == "say \"hi\"\né😀 a/b")
+        #expect(fields.process == "My")
+        #expect(fields.pid == 7)
+        #expect(fields.timestamp?.iso8601 == "2024-06-01T12:00:00.000001+02:00")
     }
 
     @Test func aSampleMatchingTwoFormatsIsRejected() throws {
         var greedy = LogFormat.nslogUntimed
         greedy.id = "greedy"
         greedy.pattern = #"^(?<message>.*)$"#
-        greedy.samples = [.init(line: "anything")]
+        greedy.samples = [.init(line: "2013-10-13 12:24:09.948 AppDelegate[12199:60b] hello")]
         let catalog = try FormatCatalog(LogFormat.builtin + [greedy])
         #expect(throws: TraceAnalyzeError.self) { try catalog.validate() }
     }
@@ -37,7 +95,7 @@ struct FormatTests {
         broken.pattern = #"^(?<timestamp>\S+) (?<text>.*)$"#
         #expect(
             throws: TraceAnalyzeError.invalidFormat(
-                id: "nslog-classic", problem: "the pattern has no (?<message>…) capture")
+                id: "nslog-classic", field: "pattern", problem: "the pattern has no (?<message>…) capture; add one")
         ) {
             try FormatCatalog([broken])
         }
@@ -76,6 +134,73 @@ struct FormatTests {
     @Test(arguments: ["2013-13-01 00:00:00", "2013-10-13 25:00:00", "2013-10-13 12:24", "2013-10-13 12:24:09.", "x"])
     func malformedTimestampsAreRejected(_ text: String) {
         #expect(TimestampLayout.isoLike.parse(text) == nil)
+    }
+
+    @Test(arguments: [
+        ("Jul  4 13:26:16", "2024-07-04T13:26:16"), ("Dec 15 11:48:28.972604", "2024-12-15T11:48:28.972604"),
+        ("Feb 29 00:00:00", "2024-02-29T00:00:00"),
+    ])
+    func syslogTimestampsTakeTheirYearFromTheReference(_ text: String, _ iso: String) throws {
+        #expect(try #require(TimestampLayout.syslog.parse(text)).iso8601 == iso)
+    }
+
+    @Test(arguments: ["Jul 32 13:26:16", "Foo  4 13:26:16", "Jul  4 13:26", "Jul  4 25:00:00"])
+    func malformedSyslogTimestampsAreRejected(_ text: String) {
+        #expect(TimestampLayout.syslog.parse(text) == nil)
+    }
+
+    @Test func syslogYearsRollOverAtNewYear() {
+        var dates = DateInference(explicitYear: 2023, reference: DateInference.sampleReference)
+        #expect(dates.year(month: 12, day: 31) == 2023)
+        #expect(dates.year(month: 1, day: 1) == 2024)
+        #expect(dates.year(month: 12, day: 31) == 2023)  // a line out of order across New Year steps back
+        #expect(dates.rollovers == 2)
+    }
+
+    @Test func aReferenceInJanuaryPutsDecemberLinesInTheYearBefore() {
+        var dates = DateInference(reference: .init(year: 2025, month: 1, day: 2, secondsOfDay: 3600))
+        #expect(dates.year(month: 12, day: 30) == 2024)
+        #expect(dates.year(month: 1, day: 1) == 2025)
+    }
+
+    @Test func consoleTimesTakeTheReferenceDayAndRollOverAtMidnight() throws {
+        var dates = DateInference(reference: .init(year: 2025, month: 3, day: 10, secondsOfDay: 3600))
+        // 23:59 is later in the day than the reference (01:00): the capture began the day before.
+        var bytes = Array("23:59:59.5-0500".utf8)
+        let first = try #require(bytes.withUnsafeBytes { TimestampLayout.timeOfDay.parse($0, dates: &dates) })
+        #expect(first.iso8601 == "2025-03-09T23:59:59.5-05:00")
+        bytes = Array("00:00:01.000000-0500".utf8)
+        let second = try #require(bytes.withUnsafeBytes { TimestampLayout.timeOfDay.parse($0, dates: &dates) })
+        #expect(second.iso8601 == "2025-03-10T00:00:01.000000-05:00")
+        #expect(first.milliseconds(to: second) == 1500)
+    }
+
+    @Test func zoneLessTimesTakeTheAssumedZoneForInstantsButKeepTheirText() throws {
+        let zone = try #require(ZoneSetting("Europe/Paris"))
+        let parser = RecordParser(
+            catalog: try FormatCatalog(), dates: DateInference(reference: DateInference.sampleReference), zone: zone)
+        let winter = try #require(parser.fields(of: "2024-01-15 12:00:00.000 App[1:a] x")?.timestamp)
+        let summer = try #require(parser.fields(of: "2024-07-15 12:00:00.000 App[1:a] x")?.timestamp)
+        #expect(winter.iso8601 == "2024-01-15T12:00:00.000")
+        #expect(winter.assumedOffsetSeconds == 3600)
+        #expect(summer.assumedOffsetSeconds == 7200)
+        // Across the spring change (31 March 2024, 02:00 → 03:00) two wall-clock hours are one hour.
+        let before = try #require(parser.fields(of: "2024-03-31 01:30:00.000 App[1:a] x")?.timestamp)
+        let after = try #require(parser.fields(of: "2024-03-31 03:30:00.000 App[1:a] x")?.timestamp)
+        #expect(before.milliseconds(to: after) == 3_600_000)
+    }
+
+    @Test(arguments: [
+        ("UTC", ZoneSetting.offset(0)), ("+02:00", .offset(7200)), ("-0530", .offset(-19800)), ("+09", .offset(32400)),
+        ("Europe/Paris", .named("Europe/Paris")),
+    ])
+    func timezoneOptionsAreRead(_ text: String, _ expected: ZoneSetting) {
+        #expect(ZoneSetting(text) == expected)
+    }
+
+    @Test(arguments: ["Mars/Olympus", "+25:00", "+2", "utc+1", ""])
+    func badTimezonesAreRejected(_ text: String) {
+        #expect(ZoneSetting(text) == nil)
     }
 
     @Test func differencesUseTheOffset() throws {

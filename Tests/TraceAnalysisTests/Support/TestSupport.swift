@@ -19,8 +19,16 @@ enum TestSupport {
         "app-delegate-scenarios.log", "illegal-transitions.log", "slow-launch.log", "background-and-exits.log",
     ]
 
-    static func analyzer(_ configure: (inout AnalysisOptions) -> Void = { _ in }) throws -> Analyzer {
+    /// Options that do not depend on the machine: zone-less times in UTC, year-less captures ending in 2024.
+    static var fixedOptions: AnalysisOptions {
         var options = AnalysisOptions()
+        options.zone = .offset(0)
+        options.referenceTime = 1_735_689_599  // 2024-12-31 23:59:59 UTC
+        return options
+    }
+
+    static func analyzer(_ configure: (inout AnalysisOptions) -> Void = { _ in }) throws -> Analyzer {
+        var options = fixedOptions
         configure(&options)
         return try Analyzer(options: options)
     }
@@ -40,8 +48,9 @@ enum TestSupport {
     /// Every line accounted for exactly once.
     static func expectAccounted(_ input: InputSummary, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(
-            input.lines == input.records + input.continuationLines + input.blankLines + input.unparsedLines,
-            "\(input.name): \(input.lines) lines ≠ records + continuation + blank + unparsed",
+            input.lines == input.records + input.continuationLines + input.blankLines + input.skippedLines
+                + input.unparsedLines,
+            "\(input.name): \(input.lines) lines ≠ records + continuation + blank + skipped + unparsed",
             sourceLocation: sourceLocation)
     }
 
@@ -72,6 +81,7 @@ enum TestSupport {
         process.currentDirectoryURL = packageRoot
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        env["TZ"] = "UTC"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe()

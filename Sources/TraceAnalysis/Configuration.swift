@@ -1,0 +1,318 @@
+import Yams
+
+/// A user's configuration file (JSON or YAML, `version: 1`): their own log formats and line prefixes.
+///
+/// Every definition is checked like a built-in one (patterns compile, samples match exactly one format), and
+/// every error names the file, the line, the field, what is wrong and how to mend it. See
+/// `Documentation/Formats.md` for the file's shape.
+public struct Configuration: Sendable {
+    /// The version this build reads.
+    public static let version = 1
+    /// Files looked for in the working folder when no `--config` is given.
+    public static let defaultNames = [".trace-analyze.yml", ".trace-analyze.yaml", ".trace-analyze.json"]
+
+    /// Where the configuration came from (for messages and `trace-analyze formats`).
+    public var file: String?
+    public var formats: [LogFormat] = []
+    public var prefixes: [LinePrefix] = []
+    /// The line each format, prefix and sample was defined on, for error messages.
+    private var lines: [String: Int] = [:]
+
+    public init() {}
+
+    /// The formats in force: the user's first, then the built-in ones.
+    public var allFormats: [LogFormat] { formats + LogFormat.builtin }
+    /// The prefixes in force: the built-in ones, then the user's.
+    public var allPrefixes: [LinePrefix] { LinePrefix.builtin + prefixes }
+
+    /// Reads and checks a configuration file.
+    public static func load(path: String) throws(TraceAnalyzeError) -> Configuration {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw .invalidConfig(file: path, line: nil, field: "", problem: "cannot read: \(error)")
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+    }
+
+    /// Parses and checks configuration text (YAML, of which JSON is a subset).
+    public static func parse(_ text: String, file: String) throws(TraceAnalyzeError) -> Configuration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw .invalidConfig(
+                file: file, line: error.line, field: "",
+                problem: "is not valid YAML or JSON: \(error.problem). Check quoting and indentation there.")
+        } catch {
+            throw .invalidConfig(file: file, line: nil, field: "", problem: "is not valid YAML or JSON: \(error)")
+        }
+        var reader = NodeReader(file: file)
+        var config = try reader.configuration(root)
+        config.file = file
+        config.lines = reader.lines
+        try config.validate()
+        return config
+    }
+
+    /// Compiles the user's definitions with the built-in ones and runs the sample checks; errors point into the
+    /// file.
+    public func validate() throws(TraceAnalyzeError) {
+        do {
+            let catalog = try FormatCatalog(allFormats, prefixes: allPrefixes)
+            try catalog.validate()
+        } catch {
+            throw locate(error)
+        }
+    }
+
+    /// Turns a catalogue error about a user definition into one that names the file, line and field.
+    private func locate(_ error: TraceAnalyzeError) -> TraceAnalyzeError {
+        guard let file else { return error }
+        switch error {
+        case .invalidFormat(let id, let field, let problem):
+            guard let path = path(of: id) else { return error }
+            return .invalidConfig(
+                file: file, line: lines["\(path).\(field)"] ?? lines[path], field: "\(path).\(field)", problem: problem)
+        case .invalidPattern(let owner, let regexError):
+            let words = owner.split(separator: " ").map(String.init)
+            guard words.count >= 2, let path = path(of: words[1]) else { return error }
+            let field = words.count > 2 ? words[2] : "pattern"
+            return .invalidConfig(
+                file: file, line: lines["\(path).\(field)"] ?? lines[path], field: "\(path).\(field)",
+                problem: "\(regexError). Mend the pattern (PCRE2 syntax; test it with `pcre2test`).")
+        case .sampleMismatch(let owner, let sample, let problem):
+            let words = owner.split(separator: " ").map(String.init)
+            guard words.count >= 2, let path = path(of: words[1]) else {
+                return builtinClash(error, sample: sample)
+            }
+            let key = "sample:\(path):\(sample)"
+            return .invalidConfig(
+                file: file, line: lines[key] ?? lines[path], field: "\(path).samples",
+                problem:
+                    "the sample \"\(sample)\" \(problem). Mend the pattern or the sample; each sample must match "
+                    + "exactly one format, and a user format must not match the samples of a built-in one.")
+        default:
+            return error
+        }
+    }
+
+    /// A built-in format's sample that a user pattern also matches: the user pattern is too broad.
+    private func builtinClash(_ error: TraceAnalyzeError, sample: String) -> TraceAnalyzeError {
+        guard let file, case .sampleMismatch(let owner, _, let problem) = error else { return error }
+        let culprit = formats.first { problem.contains($0.id) }
+        guard let culprit, let path = path(of: culprit.id) else { return error }
+        return .invalidConfig(
+            file: file, line: lines["\(path).pattern"] ?? lines[path], field: "\(path).pattern",
+            problem:
+                "also matches the built-in \(owner)'s sample \"\(sample)\"; make the pattern more specific (anchor it, "
+                + "require your own prefix) so each line matches one format.")
+    }
+
+    private func path(of id: String) -> String? {
+        if let index = formats.firstIndex(where: { $0.id == id }) { return "formats[\(index)]" }
+        if let index = prefixes.firstIndex(where: { $0.id == id }) { return "prefixes[\(index)]" }
+        return nil
+    }
+}
+
+extension YamlError {
+    var line: Int? {
+        switch self {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
+        default: return nil
+        }
+    }
+
+    var problem: String {
+        switch self {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            return problem
+        default: return String(describing: self)
+        }
+    }
+}
+
+/// Walks the YAML node tree into definitions, remembering where each one was written.
+private struct NodeReader {
+    let file: String
+    var lines: [String: Int] = [:]
+
+    init(file: String) { self.file = file }
+
+    private func fail(_ node: Node?, _ field: String, _ problem: String) -> TraceAnalyzeError {
+        .invalidConfig(file: file, line: node?.mark?.line, field: field, problem: problem)
+    }
+
+    mutating func configuration(_ root: Node?) throws(TraceAnalyzeError) -> Configuration {
+        guard let root else { return Configuration() }
+        let map = try mapping(root, "", known: ["version", "formats", "prefixes"])
+        guard let versionNode = map["version"] else {
+            throw fail(root, "version", "missing; add `version: \(Configuration.version)` at the top")
+        }
+        guard let version = versionNode.int, version == Configuration.version else {
+            throw fail(
+                versionNode, "version",
+                "\"\(versionNode.string ?? "?")\" is not a version this build reads; write \(Configuration.version)")
+        }
+        var config = Configuration()
+        for (index, node) in try sequence(map["formats"], "formats").enumerated() {
+            config.formats.append(try format(node, "formats[\(index)]"))
+        }
+        for (index, node) in try sequence(map["prefixes"], "prefixes").enumerated() {
+            config.prefixes.append(try prefix(node, "prefixes[\(index)]"))
+        }
+        return config
+    }
+
+    private func mapping(_ node: Node, _ field: String, known: [String]) throws(TraceAnalyzeError) -> [String: Node] {
+        guard let mapping = node.mapping else {
+            throw fail(node, field, "must be a mapping of \(known.joined(separator: ", "))")
+        }
+        var result: [String: Node] = [:]
+        for (key, value) in mapping {
+            guard let name = key.string, known.contains(name) else {
+                throw fail(
+                    key, field.isEmpty ? (key.string ?? "?") : "\(field).\(key.string ?? "?")",
+                    "unknown key; the keys here are \(known.joined(separator: ", "))")
+            }
+            result[name] = value
+        }
+        return result
+    }
+
+    private func sequence(_ node: Node?, _ field: String) throws(TraceAnalyzeError) -> [Node] {
+        guard let node else { return [] }
+        guard let sequence = node.sequence else { throw fail(node, field, "must be a list (`- …` items)") }
+        return Array(sequence)
+    }
+
+    private func string(_ map: [String: Node], _ key: String, _ field: String, required: Bool = false)
+        throws(TraceAnalyzeError) -> String?
+    {
+        guard let node = map[key] else {
+            if required {
+                throw fail(
+                    nil, "\(field).\(key)", "missing; every \(field.split(separator: "[").first ?? "") entry needs one")
+            }
+            return nil
+        }
+        guard let scalar = node.scalar else { throw fail(node, "\(field).\(key)", "must be a string") }
+        return scalar.string
+    }
+
+    private mutating func format(_ node: Node, _ field: String) throws(TraceAnalyzeError) -> LogFormat {
+        let map = try mapping(
+            node, field,
+            known: [
+                "id", "title", "origin", "pattern", "timestamp", "encoding", "furniture", "repeat", "rawContinuations",
+                "samples",
+            ])
+        lines[field] = node.mark?.line
+        for (key, value) in map { lines["\(field).\(key)"] = value.mark?.line }
+        guard let id = try string(map, "id", field, required: true), Self.isIdentifier(id) else {
+            throw fail(map["id"], "\(field).id", "must be kebab-case letters, digits and dashes (my-app-log)")
+        }
+        let layoutName = try string(map, "timestamp", field)
+        var layout: TimestampLayout?
+        if let layoutName {
+            guard let parsed = TimestampLayout(rawValue: layoutName) else {
+                throw fail(
+                    map["timestamp"], "\(field).timestamp",
+                    "unknown layout \"\(layoutName)\"; use "
+                        + TimestampLayout.allCases.map { "\($0.rawValue) (\($0.shape))" }.joined(separator: ", "))
+            }
+            layout = parsed
+        }
+        let encodingName = try string(map, "encoding", field) ?? "plain"
+        guard let encoding = LogFormat.Encoding(rawValue: encodingName) else {
+            throw fail(map["encoding"], "\(field).encoding", "use plain or json")
+        }
+        var furniture: [String] = []
+        for (index, item) in try sequence(map["furniture"], "\(field).furniture").enumerated() {
+            guard let text = item.scalar?.string else {
+                throw fail(item, "\(field).furniture[\(index)]", "must be a pattern string")
+            }
+            furniture.append(text)
+        }
+        var raw = false
+        if let node = map["rawContinuations"] {
+            guard let value = node.bool else { throw fail(node, "\(field).rawContinuations", "must be true or false") }
+            raw = value
+        }
+        var samples: [LogFormat.Sample] = []
+        for (index, item) in try sequence(map["samples"], "\(field).samples").enumerated() {
+            samples.append(try sample(item, "\(field).samples[\(index)]", owner: field))
+        }
+        if samples.isEmpty {
+            throw fail(node, "\(field).samples", "missing; add at least one real line the format must match")
+        }
+        return LogFormat(
+            id: id, title: try string(map, "title", field) ?? id, origin: try string(map, "origin", field) ?? "",
+            pattern: try string(map, "pattern", field, required: true) ?? "", timestamp: layout, encoding: encoding,
+            furniture: furniture, repeatPattern: try string(map, "repeat", field), rawContinuations: raw,
+            samples: samples)
+    }
+
+    private mutating func sample(_ node: Node, _ field: String, owner: String) throws(TraceAnalyzeError)
+        -> LogFormat.Sample
+    {
+        if let line = node.scalar?.string {
+            lines["sample:\(owner):\(line)"] = node.mark?.line
+            return LogFormat.Sample(line: line)
+        }
+        let keys = [
+            "line", "kind", "timestamp", "process", "pid", "thread", "subsystem", "category", "level", "message",
+            "count",
+        ]
+        let map = try mapping(node, field, known: keys)
+        guard let line = try string(map, "line", field, required: true) else { throw fail(node, field, "needs a line") }
+        lines["sample:\(owner):\(line)"] = map["line"]?.mark?.line
+        let kindName = try string(map, "kind", field) ?? "record"
+        guard let kind = LogFormat.Sample.Kind(rawValue: kindName) else {
+            throw fail(map["kind"], "\(field).kind", "use record, furniture or repeat")
+        }
+        func int(_ key: String) throws(TraceAnalyzeError) -> Int? {
+            guard let node = map[key] else { return nil }
+            guard let value = node.int else { throw fail(node, "\(field).\(key)", "must be a whole number") }
+            return value
+        }
+        return LogFormat.Sample(
+            line: line, kind: kind, timestamp: try string(map, "timestamp", field),
+            process: try string(map, "process", field), pid: try int("pid"), thread: try string(map, "thread", field),
+            subsystem: try string(map, "subsystem", field), category: try string(map, "category", field),
+            level: try string(map, "level", field), message: try string(map, "message", field), count: try int("count"))
+    }
+
+    private mutating func prefix(_ node: Node, _ field: String) throws(TraceAnalyzeError) -> LinePrefix {
+        let map = try mapping(node, field, known: ["id", "title", "pattern", "samples"])
+        lines[field] = node.mark?.line
+        for (key, value) in map { lines["\(field).\(key)"] = value.mark?.line }
+        guard let id = try string(map, "id", field, required: true), Self.isIdentifier(id) else {
+            throw fail(map["id"], "\(field).id", "must be kebab-case letters, digits and dashes")
+        }
+        var samples: [LinePrefix.Sample] = []
+        for (index, item) in try sequence(map["samples"], "\(field).samples").enumerated() {
+            let sampleField = "\(field).samples[\(index)]"
+            let sampleMap = try mapping(item, sampleField, known: ["line", "format"])
+            guard let line = try string(sampleMap, "line", sampleField, required: true),
+                let format = try string(sampleMap, "format", sampleField, required: true)
+            else { throw fail(item, sampleField, "needs line and format") }
+            lines["sample:\(field):\(line)"] = item.mark?.line
+            samples.append(LinePrefix.Sample(line: line, format: format))
+        }
+        return LinePrefix(
+            id: id, title: try string(map, "title", field) ?? id,
+            pattern: try string(map, "pattern", field, required: true) ?? "", samples: samples)
+    }
+
+    private static func isIdentifier(_ id: String) -> Bool {
+        !id.isEmpty
+            && id.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "-")
+            }
+    }
+}
