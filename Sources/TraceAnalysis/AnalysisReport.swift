@@ -178,6 +178,14 @@ public struct Episode: Sendable {
     public var evidence: String
     /// For return-to-foreground: the resume time, willEnterForeground → didBecomeActive.
     public var durationMs: Double?
+
+    /// Report order: by first line, except that a kill (which ends the incarnation) comes last even when records
+    /// were reordered (ndjson ties) and its start line is smaller.
+    static func inOrder(_ a: Episode, _ b: Episode) -> Bool {
+        let lastA = a.scenario == .killedInBackground || a.scenario == .killedInForeground
+        let lastB = b.scenario == .killedInBackground || b.scenario == .killedInForeground
+        return (lastA ? 1 : 0, a.startLine) < (lastB ? 1 : 0, b.startLine)
+    }
 }
 
 /// A lifecycle event the state machine does not allow.

@@ -81,6 +81,13 @@ struct LaunchTracker {
             reason = "prewarmed: first line \(DurationFormat.text(gap)) before didFinishLaunching"
         }
         let budget = options.launchBudget(for: process)
+        if reason == nil, let duration, let start = processStart.time, let end = active?.time {
+            // Whole-second timestamps (syslog) cannot tell 0.3 s from 0.9 s: check only what they can show.
+            let resolution = max(start.resolutionMs, end.resolutionMs)
+            if resolution > 1, duration - resolution <= budget, duration + resolution > budget {
+                reason = "timestamps too coarse (\(DurationFormat.text(resolution))) to check the budget"
+            }
+        }
         let excluded = reason != nil
         let over = !excluded && (duration.map { $0 > budget } ?? false)
         return LaunchReport(

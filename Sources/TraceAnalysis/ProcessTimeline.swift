@@ -107,7 +107,7 @@ final class ProcessTimeline {
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: machine.state,
             launch: launch.report(process: name, options: options),
-            episodes: finishedDetector.episodes.sorted { $0.startLine < $1.startLine },
+            episodes: finishedDetector.episodes.sorted(by: Episode.inOrder),
             violations: finishedMachine.violations.sorted { $0.line < $1.line }, events: events,
             clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount)
     }

@@ -189,7 +189,7 @@ struct ScenarioDetector {
             flush()
         }
         pending = .none
-        episodes.sort { $0.startLine < $1.startLine }
+        episodes.sort(by: Episode.inOrder)
     }
 
     /// Closes whatever is pending that no longer waits for anything.

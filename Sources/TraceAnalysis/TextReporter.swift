@@ -72,7 +72,9 @@ public struct TextReporter: Sendable {
             notes.append(note)
         }
         if let zone = input.assumedZone { notes.append("zone-less times read as \(zone)") }
-        if input.repeatedMessages > 0 { notes.append("\(input.repeatedMessages) repeated messages") }
+        if input.repeatedMessages > 0 {
+            notes.append("\(input.repeatedMessages) repeated message\(input.repeatedMessages == 1 ? "" : "s")")
+        }
         if input.clockAnomalies > 0 {
             notes.append("clock went backwards \(input.clockAnomalies)× (kept in input order)")
         }

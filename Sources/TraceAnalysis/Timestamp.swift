@@ -27,6 +27,13 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         return wallMicros - Int64(offset) * 1_000_000
     }
 
+    /// The smallest step the log's precision can show, in milliseconds (1000 for whole seconds).
+    public var resolutionMs: Double {
+        var resolution = 1000.0
+        for _ in 0..<min(Int(fractionDigits), 6) { resolution /= 10 }
+        return resolution
+    }
+
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.instantMicros < rhs.instantMicros }
 
     /// Milliseconds from `self` to `later` (negative if `later` is earlier).

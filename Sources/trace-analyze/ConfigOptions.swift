@@ -18,14 +18,16 @@ struct ConfigOptions: ParsableArguments {
             valueName: "FILE"))
     var config: String?
 
-    /// The configuration in force, checked; a bad file is a usage error naming the file and line.
+    /// The configuration in force, checked; a bad file ends the run with exit code 64 and a message naming the
+    /// file, line and field.
     func load() throws -> Configuration {
         let path = config ?? Configuration.defaultNames.first { access($0, F_OK) == 0 }
         guard let path else { return Configuration() }
         do {
             return try Configuration.load(path: path)
         } catch {
-            throw ValidationError(String(describing: error))
+            Terminal.warn(String(describing: error))
+            throw ExitCode(ExitStatus.usage.rawValue)
         }
     }
 }

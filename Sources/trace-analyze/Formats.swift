@@ -10,11 +10,6 @@ struct Formats: ParsableCommand {
 
     func run() throws {
         let config = try configuration.load()
-        do {
-            try config.validate()
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
         let text = FormatListing.render(
             formats: config.allFormats, prefixes: config.allPrefixes, userFormats: Set(config.formats.map(\.id)),
             userPrefixes: Set(config.prefixes.map(\.id)), configFile: config.file)

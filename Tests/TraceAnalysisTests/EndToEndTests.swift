@@ -8,10 +8,13 @@ import Testing
 struct EndToEndTests {
     @Test(arguments: [
         ("app-delegate-scenarios.log", Int32(0)), ("illegal-transitions.log", 1), ("slow-launch.log", 1),
-        ("background-and-exits.log", 0),
+        ("background-and-exits.log", 0), ("same-session-nslog.log", 0), ("same-session-ndjson.log", 0),
+        ("same-session-device-syslog.log", 0),
     ])
     func samplesGiveTheirReportAndExitCode(_ name: String, _ status: Int32) throws {
-        let result = try TestSupport.run(["--timezone", "UTC", "samples/" + name])
+        let result = try TestSupport.run([
+            "--timezone", "UTC", "--year", String(TestSupport.sampleYear), "samples/" + name,
+        ])
         #expect(result.status == status, "\(result.stderr)")
         let golden = try String(contentsOf: TestSupport.golden.appendingPathComponent(name + ".txt"), encoding: .utf8)
         #expect(result.stdout == golden)
@@ -140,5 +143,63 @@ extension EndToEndTests {
         process.waitUntilExit()
         #expect(stdout == "status 0\n", "\(stderr)")
         #expect(stderr.isEmpty)
+    }
+
+    @Test func formatsListsEveryFormatAndPrefixWithASample() throws {
+        let result = try TestSupport.run(["formats"])
+        #expect(result.status == 0)
+        for format in LogFormat.builtin { #expect(result.stdout.contains("  \(format.id) "), "\(format.id)") }
+        for prefix in LinePrefix.builtin { #expect(result.stdout.contains("  \(prefix.id) "), "\(prefix.id)") }
+        #expect(result.stdout.contains("e.g. Jul  4 13:26:15 iPhone-de-Sergi SpringBoard(IDS)[49] <Notice>:"))
+        let custom = try TestSupport.run(["formats", "--config", "samples/custom/trace-analyze.yml"])
+        #expect(custom.stdout.contains("team-logger       Journal team logger (from samples/custom/trace-analyze.yml)"))
+    }
+
+    @Test func aConfigFileAddsFormatsAndABrokenOneIsExit64() throws {
+        let good = try TestSupport.run([
+            "--config", "samples/custom/trace-analyze.yml", "--format", "json", "samples/custom/team-logger.log",
+        ])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains(#""format": "team-logger""#))
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).yml")
+        try "version: 1\nformats:\n  - id: x\n    pattern: \"(\"\n    samples: [x]\n".write(
+            to: broken, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let bad = try TestSupport.run(["--config", broken.path, "samples/slow-launch.log"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("\(broken.path):4: formats[0].pattern: pattern does not compile"))
+        #expect(bad.stdout.isEmpty)
+    }
+
+    @Test(.enabled(if: TestSupport.corpusExists))
+    func aBigSyslogWithoutAppLifecycleIsReadWholeAndExit2() throws {
+        let path = TestSupport.corpus.appendingPathComponent("mac-2k.log").path
+        let result = try TestSupport.run(["--format", "json", path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no lifecycle events found in \(path)"))
+        #expect(result.stdout.contains(#""format": "syslog""#))
+        #expect(result.stdout.contains(#""lines": 2000"#))
+    }
+
+    @Test func timeOptionsAreCheckedAndUsed() throws {
+        let zone = try TestSupport.run(["--timezone", "Mars/Olympus", "samples/slow-launch.log"])
+        #expect(zone.status == 64)
+        #expect(zone.stderr.contains("--timezone: \"Mars/Olympus\" is not a time zone"))
+        let year = try TestSupport.run([
+            "--year", "2019", "--timezone", "Europe/Paris", "--format", "json",
+            "samples/same-session-device-syslog.log",
+        ])
+        #expect(year.status == 0, "\(year.stderr)")
+        #expect(year.stdout.contains(#""start": "2019-06-03T09:41:00""#))
+        #expect(year.stdout.contains(#""assumedTimezone": "Europe/Paris""#))
+        #expect(year.stdout.contains(#""source": "option""#))
+    }
+
+    @Test func aForcedInputFormatIsUsedAndAnUnknownOneRefused() throws {
+        let forced = try TestSupport.run(["--input-format", "syslog", "samples/slow-launch.log"])
+        #expect(forced.status == 2)
+        let unknown = try TestSupport.run(["--input-format", "nope", "samples/slow-launch.log"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown input format \"nope\"; known formats: nslog-modern"))
     }
 }
