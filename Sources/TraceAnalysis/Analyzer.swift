@@ -67,18 +67,9 @@ public struct Analyzer: Sendable {
 
     func analyze(_ source: InputSource) -> (InputSummary, [ProcessReport]) {
         switch source {
-        case .text(let name, let text):
-            let analysis = InputAnalysis(name: name, analyzer: self, modified: nil)
-            analysis.read(LineReader(bytes: Array(text.utf8)))
-            return analysis.finish()
-        case .bytes(let name, let bytes):
-            let analysis = InputAnalysis(name: name, analyzer: self, modified: nil)
-            analysis.read(LineReader(bytes: bytes))
-            return analysis.finish()
-        case .standardInput:
-            let analysis = InputAnalysis(name: source.name, analyzer: self, modified: nil)
-            analysis.read(LineReader(fd: 0))
-            return analysis.finish()
+        case .text(let name, let text): return run(name, modified: nil, LineReader(bytes: Array(text.utf8)))
+        case .bytes(let name, let bytes): return run(name, modified: nil, LineReader(bytes: bytes))
+        case .standardInput: return run(source.name, modified: nil, LineReader(fd: 0))
         case .file(let path):
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else {
@@ -90,10 +81,16 @@ public struct Analyzer: Sendable {
                 return InputAnalysis.failed(path, .cannotOpen(path: path, reason: String(cString: strerror(errno))))
             }
             if (info.st_mode & S_IFMT) == S_IFDIR { return InputAnalysis.failed(path, .isDirectory(path: path)) }
-            let analysis = InputAnalysis(name: path, analyzer: self, modified: Int64(info.st_mtim.tv_sec))
-            analysis.read(LineReader(fd: fd))
-            return analysis.finish()
+            return run(path, modified: Int64(info.st_mtim.tv_sec), LineReader(fd: fd))
         }
+    }
+
+    private func run(_ name: String, modified: Int64?, _ reader: consuming LineReader) -> (
+        InputSummary, [ProcessReport]
+    ) {
+        let analysis = InputAnalysis(name: name, analyzer: self, modified: modified)
+        analysis.read(reader)
+        return analysis.finish()
     }
 
     /// How the missing years and dates of an input's timestamps are filled in.
@@ -145,6 +142,7 @@ final class InputAnalysis {
     private var recordIndent: Int?
     private var bracketDepth = 0
     private var rawContinuations = false
+    private let rawContinuationFormats: [Bool]
 
     // The last record, for repeat lines.
     private var lastTimeline: ProcessTimeline?
@@ -182,6 +180,7 @@ final class InputAnalysis {
         self.detectionCounts = recordsPerFormat
         self.prefixLines = Array(repeating: 0, count: analyzer.catalog.prefixes.count)
         let catalog = analyzer.catalog
+        self.rawContinuationFormats = catalog.formats.map(\.format.rawContinuations)
         self.mode = catalog.recordFormats.isEmpty ? .bare : (catalog.fallback == nil ? .formatted : .sniffing)
     }
 
@@ -231,8 +230,10 @@ final class InputAnalysis {
     /// Accounts for one line: a record of a format, a continuation, blank, furniture, a repeat, a bare record, or
     /// unparsed.
     private func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
-        if let fields = parser.parse(line) {
-            for index in parser.prefixChain { prefixLines[index] += 1 }
+        // Inside an open dump only the last record's shape can end it: a full search would be wasted on every
+        // line of a long NSDictionary.
+        if let fields = bracketDepth > 0 ? parser.parseLikeLast(line) : parser.parse(line) {
+            parser.countPrefixes(into: &prefixLines)
             if let sequence = fields.sequence, let time = fields.timestamp {
                 if let first = ties.first, first.fields.timestamp != time || ties.count >= Self.maxTies { flushTies() }
                 ties.append((sequence, number, Array(line), fields))
@@ -296,8 +297,7 @@ final class InputAnalysis {
 
     private func record(_ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int) {
         count(format: fields.formatIndex)
-        let format = parser.catalog.formats[fields.formatIndex].format
-        rawContinuations = format.rawContinuations
+        rawContinuations = rawContinuationFormats[fields.formatIndex]
         recordIndent = Bytes.indentation(UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]))
         let timeline = self.timeline(for: fields, line, number)
         parser.withMessage(fields, in: line) { message in

@@ -41,12 +41,36 @@ public final class RecordParser {
     private let prefixMatchers: [Matcher]
     private let furnitureMatcher: Matcher?
     private let repeatMatchers: [Matcher]
-    /// Position in ``FormatCatalog/recordFormats`` of the format tried first.
-    private var preferred = 0
+    /// Indices of the formats tried on every line, and the one tried first (the last that matched).
+    private let recordFormats: [Int]
+    private var preferred: Int
     /// The prefixes stripped from the last record (tried first on the next line).
     public private(set) var prefixChain: [Int] = []
     private var searchChain: [Int] = []
     private var decoded: [UInt8] = []
+    /// Per format: whether its message is JSON-encoded (looked up per line, so kept flat).
+    private let jsonMessages: [Bool]
+    /// Per format: its capture groups and timestamp layout, plain values (no reference counting per line).
+    private let groups: [Groups]
+
+    private struct Groups {
+        var timestamp, process, pid, thread, subsystem, category, level, sequence: Int?
+        var message: Int
+        var layout: TimestampLayout?
+
+        init(_ compiled: FormatCatalog.Compiled) {
+            timestamp = compiled.timestampGroup
+            process = compiled.processGroup
+            pid = compiled.pidGroup
+            thread = compiled.threadGroup
+            subsystem = compiled.subsystemGroup
+            category = compiled.categoryGroup
+            level = compiled.levelGroup
+            sequence = compiled.sequenceGroup
+            message = compiled.messageGroup
+            layout = compiled.format.timestamp
+        }
+    }
     /// The missing years and dates of timestamps, followed across the input.
     public private(set) var dates: DateInference
     private var zone: ZoneResolver?
@@ -62,6 +86,10 @@ public final class RecordParser {
         self.prefixMatchers = catalog.prefixes.map { Matcher($0.regex) }
         self.furnitureMatcher = catalog.furniture.map { Matcher($0) }
         self.repeatMatchers = catalog.repeats.map { Matcher($0.regex) }
+        self.jsonMessages = catalog.formats.map { $0.format.encoding == .json }
+        self.groups = catalog.formats.map(Groups.init)
+        self.recordFormats = catalog.recordFormats
+        self.preferred = catalog.recordFormats.first ?? -1
         self.dates = dates
         self.zone = zone.map(ZoneResolver.init)
     }
@@ -69,9 +97,8 @@ public final class RecordParser {
     /// The fields of `line`, or nil when no record format matches it, with or without known prefixes.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
-        let formats = catalog.recordFormats
-        guard !formats.isEmpty else { return nil }
-        if let offset = strip(prefixChain, line), let fields = parse(line, from: offset, with: formats[preferred]) {
+        guard preferred >= 0 else { return nil }
+        if let offset = strip(prefixChain, line), let fields = parse(line, from: offset, with: preferred) {
             return fields
         }
         searchChain.removeAll(keepingCapacity: true)
@@ -80,13 +107,20 @@ public final class RecordParser {
         return fields
     }
 
+    /// The fields of `line` when the format and prefixes of the last record fit it; nothing else is tried (for
+    /// lines inside an open NSDictionary dump, which are continuations unless their own record resumes).
+    @inline(__always)
+    public func parseLikeLast(_ line: UnsafeRawBufferPointer) -> Fields? {
+        guard preferred >= 0, let offset = strip(prefixChain, line) else { return nil }
+        return parse(line, from: offset, with: preferred)
+    }
+
     /// Tries every format at `offset`, then every prefix that matches there followed by the formats.
     private func search(_ line: UnsafeRawBufferPointer, from offset: Int, depth: Int) -> Fields? {
-        let formats = catalog.recordFormats
-        for position in formats.indices {
-            if depth == 0, position == preferred, prefixChain.isEmpty { continue }
-            if let fields = parse(line, from: offset, with: formats[position]) {
-                preferred = position
+        for index in recordFormats {
+            if depth == 0, index == preferred, prefixChain.isEmpty { continue }
+            if let fields = parse(line, from: offset, with: index) {
+                preferred = index
                 return fields
             }
         }
@@ -113,6 +147,7 @@ public final class RecordParser {
     /// The offset after the prefixes of `chain`, or nil when one does not match.
     @inline(__always)
     private func strip(_ chain: [Int], _ line: UnsafeRawBufferPointer) -> Int? {
+        if chain.isEmpty { return 0 }
         var offset = 0
         for index in chain {
             guard let length = prefixLength(index, line, from: offset) else { return nil }
@@ -124,6 +159,7 @@ public final class RecordParser {
     /// Where the content of a line that is not a record starts: after the marker prefixes (line numbers,
     /// quoting, wrapper timestamps) the last record carried, so continuation lines can be measured and read.
     public func contentOffset(_ line: UnsafeRawBufferPointer) -> Int {
+        if prefixChain.isEmpty { return 0 }
         var offset = 0
         for index in prefixChain where !catalog.prefixes[index].prefix.isIndentation {
             guard let length = prefixLength(index, line, from: offset) else { break }
@@ -136,17 +172,17 @@ public final class RecordParser {
         let matcher = matchers[index]
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
         guard (try? matcher.matches(rest)) == true else { return nil }
-        let compiled = catalog.formats[index]
+        let compiled = groups[index]
         func range(_ group: Int?) -> Range<Int>? {
             guard let group, let range = matcher.range(group) else { return nil }
             return (range.lowerBound + offset)..<(range.upperBound + offset)
         }
-        guard let message = range(compiled.messageGroup) else { return nil }
+        guard let message = range(compiled.message) else { return nil }
         var fields = Fields(
-            formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: range(compiled.threadGroup),
-            subsystem: range(compiled.subsystemGroup), category: range(compiled.categoryGroup),
-            level: range(compiled.levelGroup), message: message, sequence: nil)
-        if let range = range(compiled.timestampGroup), let layout = compiled.format.timestamp,
+            formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: range(compiled.thread),
+            subsystem: range(compiled.subsystem), category: range(compiled.category), level: range(compiled.level),
+            message: message, sequence: nil)
+        if let range = range(compiled.timestamp), let layout = compiled.layout,
             var timestamp = layout.parse(UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates)
         {
             if timestamp.utcOffsetSeconds == nil, zone != nil {
@@ -155,14 +191,21 @@ public final class RecordParser {
             }
             fields.timestamp = timestamp
         }
-        if let range = range(compiled.processGroup) { fields.process = Bytes.trimmingSpaces(range, in: line) }
-        if let range = range(compiled.pidGroup) {
+        if let range = range(compiled.process) { fields.process = Bytes.trimmingSpaces(range, in: line) }
+        if let range = range(compiled.pid) {
             fields.pid = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range]))
         }
-        if let range = range(compiled.sequenceGroup) {
+        if let range = range(compiled.sequence) {
             fields.sequence = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range]))
         }
         return fields
+    }
+
+    /// Adds one to `counts[i]` for each prefix `i` stripped from the last record.
+    @inline(__always)
+    public func countPrefixes(into counts: inout [Int]) {
+        if prefixChain.isEmpty { return }
+        for index in prefixChain { counts[index] += 1 }
     }
 
     /// Calls `body` with the message of a parsed line, decoded when its format encodes it (ndjson).
@@ -171,7 +214,7 @@ public final class RecordParser {
         _ fields: Fields, in line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
         let raw = UnsafeRawBufferPointer(rebasing: line[fields.message])
-        guard catalog.formats[fields.formatIndex].format.encoding == .json, raw.contains(UInt8(ascii: "\\")) else {
+        guard jsonMessages[fields.formatIndex], raw.contains(UInt8(ascii: "\\")) else {
             return body(raw)
         }
         JSONString.unescape(raw, into: &decoded)
@@ -202,7 +245,7 @@ public final class RecordParser {
     /// Ids of every record format whose pattern matches `line` as it is (a sample must match exactly one).
     public func formatsMatching(_ line: String) -> [String] {
         Self.withBytes(line) { raw in
-            catalog.recordFormats.compactMap { index in
+            recordFormats.compactMap { index in
                 (try? matchers[index].matches(raw)) == true ? catalog.formats[index].format.id : nil
             }
         }
