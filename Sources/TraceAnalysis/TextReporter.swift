@@ -54,7 +54,8 @@ public struct TextReporter: Sendable {
         var notes: [String] = []
         let others = input.formatCounts.filter { $0.key != input.format }.sorted { $0.key < $1.key }
         if !others.isEmpty {
-            notes.append("also " + others.map { "\($0.key) (\($0.value) records)" }.joined(separator: ", "))
+            let counts = others.map { "\($0.key) (\($0.value) record\($0.value == 1 ? "" : "s"))" }
+            notes.append("also " + counts.joined(separator: ", "))
         }
         if !input.prefixes.isEmpty {
             let stripped = input.prefixes.sorted { $0.key < $1.key }.map { "\($0.key) on \($0.value) lines" }
