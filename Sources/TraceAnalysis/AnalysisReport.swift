@@ -108,6 +108,23 @@ public struct InferredDate: Sendable, Equatable {
     public var rollovers: Int
 }
 
+/// A line of the debugger or the system saying a process ended, and why.
+public struct ProcessExit: Sendable, Equatable {
+    public var reason: ExitReason
+    public var line: Int
+    public var time: Timestamp?
+    /// The signal number, when the line gives one.
+    public var signal: Int?
+    /// The line's message (what the report quotes).
+    public var evidence: String
+
+    /// `signal 9 at line 15: "Message from debugger: Terminated due to signal 9"`.
+    var summary: String {
+        let what = signal.map { "\(reason.rawValue) (signal \($0))" } ?? reason.rawValue
+        return "\(what) at line \(line): \"\(evidence)\""
+    }
+}
+
 /// A timestamp earlier than the one before it in the same incarnation.
 public struct ClockAnomaly: Sendable {
     public var line: Int
@@ -140,6 +157,8 @@ public struct ProcessReport: Sendable {
     public var clockAnomalies: [ClockAnomaly] = []
     /// How many timestamps went backwards in all.
     public var clockAnomalyCount = 0
+    /// How the process ended, when the debugger or the system said so.
+    public var exit: ProcessExit? = nil
 
     /// The name as shown to people: processes without a logged name are shown by pid.
     public var displayName: String { Self.displayName(name: name, pid: pid) }

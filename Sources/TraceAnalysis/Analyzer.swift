@@ -328,10 +328,46 @@ final class InputAnalysis {
         if let entry = recognizer.entryIndex(message) {
             let event = recognizer.event(ofEntry: entry)
             summary.lifecycleEvents += 1
+            if event.family == .exitEvidence {
+                exitEvidence(entry, event, message, own: timeline, number, time)
+                return
+            }
             lastEvent = event
             if !timeline.name.isEmpty { appNames.insert(timeline.name) }
             timeline.handle(EventOccurrence(event: event, line: number, time: time))
         }
+    }
+
+    /// A line saying a process ended: the process it names (by pid, else by name or bundle id), else its own.
+    private func exitEvidence(
+        _ entry: Int, _ event: LifecycleEvent, _ message: UnsafeRawBufferPointer, own: ProcessTimeline, _ number: Int,
+        _ time: Timestamp?
+    ) {
+        let subject = recognizer.subject(ofEntry: entry, in: message)
+        var reason = event.exitReason ?? .signal
+        if event == .exitSignal { reason = ExitReason.forSignal(subject.signal) }
+        let target = subject.namesProcess ? exitTarget(subject, number, time) : own
+        var evidence = String(decoding: message, as: UTF8.self).trimmingCharacters(in: " ")
+        if evidence.count > 200 { evidence = String(evidence.prefix(200)) + "…" }
+        target.exited(
+            EventOccurrence(event: reason == .crash ? .exitCrash : event, line: number, time: time),
+            exit: ProcessExit(reason: reason, line: number, time: time, signal: subject.signal, evidence: evidence))
+    }
+
+    /// The incarnation an exit line names: by pid, else the current one of its name (a bundle id's last component,
+    /// compared without case), else a new one for that name.
+    private func exitTarget(_ subject: EventRecognizer.Subject, _ number: Int, _ time: Timestamp?) -> ProcessTimeline {
+        if let pid = subject.pid, let known = timelines.last(where: { $0.pid == pid }) { return known }
+        let name = subject.name ?? subject.bundle.map { bundle in String(bundle.split(separator: ".").last ?? "") }
+        guard let name, !name.isEmpty else { return timeline(name: "", pid: subject.pid ?? -1, number, time) }
+        if let current = currentByName[name] { return current }
+        let lowered = name.lowercased()
+        if let match = currentByName.keys.sorted().first(where: { $0.lowercased() == lowered }),
+            let current = currentByName[match]
+        {
+            return current
+        }
+        return timeline(name: name, pid: subject.pid ?? -1, number, time)
     }
 
     /// `--- last message repeated N times ---`: a record of the previous message's process; a repeated

@@ -19,18 +19,32 @@ public final class EventRecognizer {
         /// Matches when a message holds one of the entries' keywords; nil when some entry declares none.
         let keywords: Regex?
         let events: [LifecycleEvent]
+        /// Entries whose pattern names what it is about (`pid`, `name`, `bundle`, `signal`), compiled alone.
+        let details: [Int: Regex]
+
+        /// The capture names an entry may use to say which process a line is about.
+        public static let captureNames = ["pid", "name", "bundle", "signal"]
 
         public init(_ vocabulary: Vocabulary) throws(TraceAnalyzeError) {
             // Compile each entry alone first so that an error names the entry that has it.
-            for entry in vocabulary.entries {
+            var details: [Int: Regex] = [:]
+            for (index, entry) in vocabulary.entries.enumerated() {
+                let regex: Regex
                 do {
-                    _ = try Regex(entry.pattern, options: [.caseless])
+                    regex = try Regex(entry.pattern, options: [.caseless])
                 } catch {
                     throw .invalidPattern(owner: "vocabulary \(entry.id)", error: error)
                 }
+                for name in regex.groupNumbers.keys.sorted() where !Self.captureNames.contains(name) {
+                    throw .sampleMismatch(
+                        owner: "vocabulary \(entry.id)", sample: entry.pattern,
+                        problem: "unknown capture (?<\(name)>…); use \(Self.captureNames.joined(separator: ", "))")
+                }
+                if !regex.groupNumbers.isEmpty { details[index] = regex }
             }
+            // In the one alternation, named groups become plain groups (names may repeat across entries).
             let branches = vocabulary.entries.enumerated().map { index, entry in
-                "(?:\(entry.pattern))(*MARK:\(index))"
+                "(?:\(Self.anonymized(entry.pattern)))(*MARK:\(index))"
             }
             do {
                 combined = try Regex(
@@ -41,6 +55,25 @@ public final class EventRecognizer {
             self.vocabulary = vocabulary
             self.events = vocabulary.entries.map(\.event)
             self.keywords = try Compiled.keywordFilter(vocabulary)
+            self.details = details
+        }
+
+        /// `(?<name>` → `(?:` (lookbehinds `(?<=` and `(?<!` are left alone).
+        static func anonymized(_ pattern: String) -> String {
+            var out = ""
+            var rest = Substring(pattern)
+            while let range = rest.range(of: "(?<") {
+                out += rest[..<range.lowerBound]
+                let after = rest[range.upperBound...]
+                if let first = after.first, first.isLetter, let close = after.firstIndex(of: ">") {
+                    out += "(?:"
+                    rest = after[after.index(after: close)...]
+                } else {
+                    out += "(?<"
+                    rest = after
+                }
+            }
+            return out + rest
         }
 
         /// One caseless literal alternation of every keyword: far cheaper than the patterns, which start with
@@ -65,6 +98,7 @@ public final class EventRecognizer {
     private let matcher: Matcher
     private let prefilter: Matcher?
     private let events: [LifecycleEvent]
+    private let details: [Int: Matcher]
 
     /// A recogniser over patterns compiled once (cheap: it only allocates match data).
     public init(compiled: Compiled) {
@@ -72,6 +106,7 @@ public final class EventRecognizer {
         self.matcher = Matcher(compiled.combined)
         self.prefilter = compiled.keywords.map { Matcher($0) }
         self.events = compiled.events
+        self.details = compiled.details.mapValues { Matcher($0) }
     }
 
     /// Compiles `vocabulary` and makes a recogniser for it.
@@ -91,6 +126,28 @@ public final class EventRecognizer {
 
     /// The event of the entry at `index`.
     public func event(ofEntry index: Int) -> LifecycleEvent { events[index] }
+
+    /// What a line says about the process it concerns: a pid, a name, a bundle id, a signal number (all optional).
+    public struct Subject: Sendable, Equatable {
+        public var pid: Int?
+        public var name: String?
+        public var bundle: String?
+        public var signal: Int?
+
+        /// Whether the line names a process at all (else it is about its own process).
+        public var namesProcess: Bool { pid != nil || name != nil || bundle != nil }
+    }
+
+    /// The subject a recognised message names, when its entry's pattern captures one.
+    public func subject(ofEntry index: Int, in message: UnsafeRawBufferPointer) -> Subject {
+        guard let matcher = details[index], (try? matcher.matches(message)) == true else { return Subject() }
+        func text(_ name: String) -> String? {
+            matcher.range(named: name).map { Bytes.string(message, $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return Subject(
+            pid: text("pid").flatMap { Int($0) }, name: text("name"), bundle: text("bundle"),
+            signal: text("signal").flatMap { Int($0) })
+    }
 
     /// Recognises a Swift string (tests, validation, cold paths).
     public func recognize(_ message: String) -> Recognition? {

@@ -138,6 +138,16 @@ public enum JSONReporter {
             ("events", .array(process.events.map(event))),
             ("clockAnomalies", .array(process.clockAnomalies.map(clockAnomaly))),
             ("clockAnomalyCount", .int(process.clockAnomalyCount)),
+            (
+                "exit",
+                process.exit.map { exit in
+                    .object([
+                        ("reason", .string(exit.reason.rawValue)), ("line", .int(exit.line)),
+                        ("time", JSONValue(exit.time)), ("signal", JSONValue(exit.signal)),
+                        ("evidence", .string(exit.evidence)),
+                    ])
+                } ?? .null
+            ),
         ])
     }
 

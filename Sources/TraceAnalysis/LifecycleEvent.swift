@@ -21,11 +21,18 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
     case viewDidAppear = "view-did-appear"
     case viewWillDisappear = "view-will-disappear"
     case viewDidDisappear = "view-did-disappear"
+    // Exit evidence: lines of the debugger or the system saying a process ended, and why
+    case exitSignal = "exit-signal"
+    case exitMemory = "exit-memory"
+    case exitWatchdog = "exit-watchdog"
+    case exitCrash = "exit-crash"
+    case exitVoluntary = "exit-voluntary"
 
     /// Which group of callbacks the event belongs to.
     public enum Family: String, Sendable, Codable {
         case appDelegate = "app-delegate"
         case viewController = "view-controller"
+        case exitEvidence = "exit-evidence"
     }
 
     public var family: Family {
@@ -33,8 +40,22 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case .awakeFromNib, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear,
             .viewWillDisappear, .viewDidDisappear:
             return .viewController
+        case .exitSignal, .exitMemory, .exitWatchdog, .exitCrash, .exitVoluntary:
+            return .exitEvidence
         default:
             return .appDelegate
+        }
+    }
+
+    /// For exit evidence: why the process ended.
+    public var exitReason: ExitReason? {
+        switch self {
+        case .exitSignal: return .signal
+        case .exitMemory: return .memory
+        case .exitWatchdog: return .watchdog
+        case .exitCrash: return .crash
+        case .exitVoluntary: return .voluntary
+        default: return nil
         }
     }
 
@@ -72,6 +93,31 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case .viewDidAppear: return "viewDidAppear"
         case .viewWillDisappear: return "viewWillDisappear"
         case .viewDidDisappear: return "viewDidDisappear"
+        case .exitSignal: return "exit (signal)"
+        case .exitMemory: return "exit (memory)"
+        case .exitWatchdog: return "exit (watchdog)"
+        case .exitCrash: return "exit (crash)"
+        case .exitVoluntary: return "exit (voluntary)"
         }
+    }
+}
+
+/// Why a process ended, as exit evidence tells it (`exit.reason` in JSON).
+public enum ExitReason: String, Sendable, Codable, CaseIterable {
+    /// Killed by a signal: the debugger's stop, a force-quit from the app switcher (SIGKILL), SIGTERM.
+    case signal
+    /// Killed for memory: jetsam, the debugger's "Terminated due to memory issue".
+    case memory
+    /// Killed by the watchdog (0x8badf00d): a launch or a scene update took too long.
+    case watchdog
+    /// Crashed: a fatal signal of its own (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP, SIGFPE), an abnormal exit code.
+    case crash
+    /// Exited by itself.
+    case voluntary
+
+    /// The reason a signal number means: crash signals are the process's own fault, the others were sent to it.
+    static func forSignal(_ signal: Int?) -> ExitReason {
+        guard let signal else { return .signal }
+        return [4, 5, 6, 7, 8, 10, 11].contains(signal) ? .crash : .signal
     }
 }

@@ -18,6 +18,8 @@ final class ProcessTimeline {
     private let options: AnalysisOptions
     /// The detector as it was before an inferred kill, so the kill can be taken back if the pid logs again.
     private var detectorBeforeInferredKill: ScenarioDetector?
+    /// How the process ended, when a line of the debugger or the system said so.
+    private(set) var exit: ProcessExit?
 
     init(name: String, pid: Int, input: String, line: Int, time: Timestamp?, options: AnalysisOptions) {
         self.name = name
@@ -82,11 +84,29 @@ final class ProcessTimeline {
         events.append(TimelineEvent(event: event, line: occurrence.line, time: occurrence.time, state: machine.state))
     }
 
+    /// A line of the debugger or the system says this incarnation ended. The first such line counts; a kill is
+    /// reported unless willTerminate was logged (then the evidence only explains the exit).
+    func exited(_ occurrence: EventOccurrence, exit: ProcessExit) {
+        events.append(
+            TimelineEvent(event: occurrence.event, line: occurrence.line, time: occurrence.time, state: machine.state))
+        guard self.exit == nil else { return }
+        self.exit = exit
+        if let saved = detectorBeforeInferredKill {
+            detector = saved  // the evidence replaces the kill inferred from a successor
+            detectorBeforeInferredKill = nil
+        }
+        guard machine.state != .terminated else { return }
+        detector.exited(
+            state: machine.state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
+            end: ScenarioDetector.Mark(occurrence), evidence: exit.summary)
+    }
+
     /// A later incarnation of the same name started at `line` without this one logging willTerminate.
     ///
     /// A successor whose first line is earlier in time than this one's last line (a capture pasted out of time
     /// order, as in the corpus's multi-run blog post) is no evidence of a kill, so nothing is inferred.
     func replaced(by successor: ProcessTimeline) {
+        if exit != nil { return }  // the exit evidence already ended it
         if let last = lastTime, let next = successor.firstTime, next < last { return }
         detectorBeforeInferredKill = detector
         detector.killed(
@@ -109,6 +129,6 @@ final class ProcessTimeline {
             launch: launch.report(process: name, options: options),
             episodes: finishedDetector.episodes.sorted(by: Episode.inOrder),
             violations: finishedMachine.violations.sorted { $0.line < $1.line }, events: events,
-            clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount)
+            clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: exit)
     }
 }

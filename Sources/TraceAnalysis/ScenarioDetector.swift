@@ -152,6 +152,25 @@ struct ScenarioDetector {
 
     /// The incarnation was replaced by a new pid of the same name without willTerminate.
     mutating func killed(state: AppState, lastRecord: Mark, successor: Mark, successorName: String) {
+        let evidence = "\(successorName) started at line \(successor.line) without willTerminate here"
+        ended(state: state, lastRecord: lastRecord, end: successor, because: evidence, confidence: .medium)
+    }
+
+    /// A line of the debugger or the system says the process ended (`exit` at `end`), without willTerminate.
+    /// In an unknown state (no transition logged) the kill is taken as in background, with low confidence.
+    mutating func exited(state: AppState, lastRecord: Mark, end: Mark, evidence: String) {
+        if state == .unknown || state == .notRunning {
+            ended(
+                state: .background, lastRecord: lastRecord, end: end,
+                because: evidence + " (state unknown: no transition logged)", confidence: .low)
+        } else {
+            ended(state: state, lastRecord: lastRecord, end: end, because: evidence, confidence: .high)
+        }
+    }
+
+    private mutating func ended(
+        state: AppState, lastRecord: Mark, end: Mark, because evidence: String, confidence: Confidence
+    ) {
         var start = lastRecord
         switch pending {
         case .launch(let launchStart): start = launchStart
@@ -162,12 +181,11 @@ struct ScenarioDetector {
         case .resolved, .foreground, .none: flush()
         }
         pending = .none
-        let evidence = "\(successorName) started at line \(successor.line) without willTerminate here"
         switch state {
         case .background:
-            emit(.killedInBackground, start, successor, .medium, evidence: "ended in background; " + evidence)
+            emit(.killedInBackground, start, end, confidence, evidence: "ended in background; " + evidence)
         case .active, .inactive, .launching:
-            emit(.killedInForeground, start, successor, .medium, evidence: "ended while \(state.rawValue); " + evidence)
+            emit(.killedInForeground, start, end, confidence, evidence: "ended while \(state.rawValue); " + evidence)
         case .terminated, .unknown, .notRunning:
             break
         }

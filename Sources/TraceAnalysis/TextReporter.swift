@@ -102,6 +102,10 @@ public struct TextReporter: Sendable {
                 out += dim("      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)") + "\n"
             }
         }
+        if let exit = process.exit {
+            let what = exit.signal.map { "\(exit.reason.rawValue), signal \($0)" } ?? exit.reason.rawValue
+            out += paint(.yellow, "    exit  \(what)") + "  L\(exit.line)  \(Sanitizer.terminal(exit.evidence))\n"
+        }
         for violation in process.violations { out += self.violation(violation) }
         for anomaly in process.clockAnomalies {
             out += paint(.yellow, "    ⚠ clock anomaly") + "  L\(anomaly.line) \(anomaly.time.timeOfDay)  went back "

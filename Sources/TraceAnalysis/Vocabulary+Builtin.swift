@@ -1,7 +1,7 @@
 extension Vocabulary {
     /// The built-in vocabulary: every UIKit app-delegate callback and view-controller milestone, however
     /// people log it (bare selector, `__PRETTY_FUNCTION__`, Swift `#function`, notification names, free text).
-    public static let builtin = Vocabulary(entries: appDelegate + viewController)
+    public static let builtin = Vocabulary(entries: appDelegate + viewController + exitEvidence)
 
     // MARK: Pattern pieces
 
@@ -229,6 +229,93 @@ extension Vocabulary {
             bait: ["-[FirstViewController willMoveToParentViewController:]"]),
     ]
 
+    /// `Application 'UIKitApplication:com.example.app[0x1a2b]'` as SpringBoard names an app (the pid in brackets
+    /// after it on some versions).
+    static let springBoardApp =
+        #"\bApplication '(?:UIKitApplication:)?(?<bundle>[\w.-]+)\[0x[0-9a-fA-F]+\](?:\[(?<pid>\d+)\])?'"#
+    /// `(UIKitApplication:com.example.app[0x1a2b][567])` as launchd names a job.
+    static let launchdJob = #"\((?:UIKitApplication:)?(?<bundle>[\w.-]+)\[0x[0-9a-fA-F]+\](?:\[(?<pid>\d+)\])?\)"#
+
+    /// Lines of the debugger, SpringBoard, launchd and the kernel that say a process ended and why. Their named
+    /// captures (`pid`, `name`, `bundle`, `signal`) say which process: without them, the line's own app.
+    static let exitEvidence: [VocabularyEntry] = [
+        VocabularyEntry(
+            id: "debugger-terminated-signal", event: .exitSignal,
+            pattern: #"\bTerminated due to signal:? (?<signal>\d+)\b"#, keywords: ["terminated"],
+            examples: [
+                "Message from debugger: Terminated due to signal 9",
+                "Message from debugger: Terminated due to signal 15",
+            ],
+            bait: ["Message from debugger: The LLDB RPC server has crashed."]),
+        VocabularyEntry(
+            id: "debugger-terminated-memory", event: .exitMemory,
+            pattern: #"\bTerminated due to memory (?:issue|pressure|error)\b"#, keywords: ["terminated"],
+            examples: ["Message from debugger: Terminated due to memory issue"]),
+        VocabularyEntry(
+            id: "springboard-exited-via-signal", event: .exitSignal,
+            pattern: springBoardApp + #" exited abnormally via signal(?: (?<signal>\d+))?"#, keywords: ["exited"],
+            examples: [
+                "Application 'UIKitApplication:io.heypiotr.EddyBckgrnd[0x3164]' exited abnormally via signal.",
+                "Application 'UIKitApplication:com.example.journal[0x8a1c]' exited abnormally via signal 9 (Killed: 9)",
+            ]),
+        VocabularyEntry(
+            id: "springboard-exited-with-status", event: .exitCrash,
+            pattern: springBoardApp + #" exited abnormally with exit status \d+"#, keywords: ["exited"],
+            examples: [
+                "Application 'UIKitApplication:com.example.journal[0x8a1c]' exited abnormally with exit status 1"
+            ]
+        ),
+        VocabularyEntry(
+            id: "springboard-exited-voluntarily", event: .exitVoluntary,
+            pattern: springBoardApp + #" exited voluntarily"#, keywords: ["voluntarily"],
+            examples: ["Application 'UIKitApplication:com.example.journal[0x8a1c]' exited voluntarily."]),
+        VocabularyEntry(
+            id: "springboard-killed-by-jetsam", event: .exitMemory,
+            pattern: springBoardApp + #" was killed by jetsam"#, keywords: ["jetsam"],
+            examples: ["Application 'UIKitApplication:io.heypiotr.EddyBckgrnd[0xc435]' was killed by jetsam."]),
+        VocabularyEntry(
+            id: "launchd-exited-due-to-signal", event: .exitSignal,
+            pattern: launchdJob + #" Service exited due to (?:signal: [A-Za-z: ]+?(?<signal>\d+)|SIG[A-Z]+)"#,
+            keywords: ["exited"],
+            examples: [
+                "(UIKitApplication:com.example.journal[0x8a1c][4242]) Service exited due to signal: Killed: 9",
+                "(UIKitApplication:com.example.journal[0x8a1c][4242]) Service exited due to SIGKILL",
+            ]),
+        VocabularyEntry(
+            id: "launchd-exited-abnormal-code", event: .exitCrash,
+            pattern: launchdJob + #" Service exited with abnormal code: \d+"#, keywords: ["abnormal"],
+            examples: ["(UIKitApplication:com.example.journal[0x8a1c][4242]) Service exited with abnormal code: 1"]),
+        VocabularyEntry(
+            id: "kernel-jetsam", event: .exitMemory,
+            pattern: #"\b(?:memorystatus[\w:]*|jetsam): (?:[\w-]+ )*?pid (?<pid>\d+) \[(?<name>[^\]]+)\]"#,
+            keywords: ["memorystatus", "jetsam"],
+            examples: [
+                "memorystatus_thread: idle exiting pid 4242 [Journal]",
+                "memorystatus: killing_specific_process pid 4242 [Journal] (per-process-limit 3) - memorystatus_available_pages: 5841",
+            ]),
+        VocabularyEntry(
+            id: "kernel-exc-resource-memory", event: .exitMemory,
+            pattern: #"\bEXC_RESOURCE -> (?<name>[^\[\]]+)\[(?<pid>\d+)\] exceeded mem limit: [\w ]+ \d+ MB \(fatal\)"#,
+            keywords: ["exc_resource"],
+            examples: ["EXC_RESOURCE -> Journal[4242] exceeded mem limit: ActiveHard 1400 MB (fatal)"],
+            bait: ["EXC_RESOURCE -> Journal[4242] exceeded mem limit: ActiveSoft 1000 MB (non-fatal)"]),
+        VocabularyEntry(
+            id: "watchdog-forcing-crash-report", event: .exitWatchdog,
+            pattern:
+                #"\bForcing crash report of <FBApplicationProcess: 0x[0-9a-fA-F]+; (?<name>[^;()<>]+?)(?: \((?<bundle>[\w.-]+)\))?; pid: (?<pid>\d+)>"#,
+            keywords: ["forcing"],
+            examples: [
+                "Forcing crash report of <FBApplicationProcess: 0x15fd3b40; Journal (com.example.journal); pid: 4242> (reason: 1, description: com.example.journal failed to scene-create in time)"
+            ]),
+        VocabularyEntry(
+            id: "watchdog-8badf00d", event: .exitWatchdog, pattern: #"\b0x8badf00d\b"#, keywords: ["8badf00d"],
+            examples: ["Termination Reason: Namespace SPRINGBOARD, Code 0x8badf00d"]),
+        VocabularyEntry(
+            id: "segmentation-fault", event: .exitCrash, pattern: #"(?:\b(?<pid>\d+) )?Segmentation fault\b"#,
+            keywords: ["segmentation"],
+            examples: ["Segmentation fault: 11", "/bin/sh: line 1: 12345 Segmentation fault: 11  ./Journal"]),
+    ]
+
     /// Messages from real captures that look like lifecycle lines and are not.
     public static let builtinBait: [String] = [
         "AppleMultitouchDevice::willTerminate entered",
@@ -241,5 +328,7 @@ extension Vocabulary {
         "About to be suspended",
         "-[SecondViewController viewDidUnload]",
         "-[FirstViewController willMoveToParentViewController:]",
+        "Message from debugger: The LLDB RPC server has crashed.",
+        "26054701212495: id=io.heypiotr.EddyBckgrnd pid=29805, state=0",
     ]
 }

@@ -97,7 +97,17 @@ struct CaptureFormatTests {
         let jetsam = analyze("11-syslog-ios9-memory-warning-jetsam-relaunch.log")
         #expect(jetsam.inputs[0].unparsedLines == 0)
         #expect(jetsam.processes.map(\.pid) == [32072])
-        #expect(jetsam.processes[0].episodes.map(\.scenario) == [.memoryWarning])
+        // SpringBoard's "was killed by jetsam" names the app by bundle id: the kill, for memory.
+        #expect(jetsam.processes[0].episodes.map(\.scenario) == [.memoryWarning, .killedInBackground])
+        #expect(jetsam.processes[0].exit?.reason == .memory)
+        #expect(jetsam.processes[0].exit?.line == 2)
+
+        // SpringBoard's "exited abnormally via signal" comes before any line of the app's pid 29805.
+        let killed = analyze("10-syslog-ios9-killed-then-bg-relaunch-tabs.log")
+        #expect(killed.processes.map(\.displayName) == ["EddyBckgrnd"])
+        #expect(killed.processes[0].exit?.reason == .signal)
+        #expect(killed.processes[0].episodes.map(\.scenario) == [.killedInBackground])
+        #expect(killed.processes[0].episodes.first?.confidence == .low)
 
         let annotated = analyze("05-ibeacon-ios71-indented-hash-annotations.log")
         #expect(annotated.inputs[0].prefixes == ["indentation": 12])

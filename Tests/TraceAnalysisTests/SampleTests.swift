@@ -74,15 +74,20 @@ struct SampleTests {
         func analyze(_ name: String) -> AnalysisReport {
             analyzer.analyze([.file(TestSupport.corpus.appendingPathComponent(name).path)])
         }
-        // One continuous session of seven scenarios, then the debugger's SIGKILL (an unprefixed line).
+        // One continuous session of seven scenarios, then the debugger's SIGKILL (an unprefixed line): the kill from
+        // the app switcher, with its reason.
         let session = analyze("18-creatingstatelab-full-session-sigkill.log")
         #expect(
             session.processes.first?.episodes.map(\.scenario) == [
                 .launch, .enterBackground, .returnToForeground, .interruption, .enterBackground, .returnToForeground,
-                .enterBackground,
+                .enterBackground, .killedInBackground,
             ])
+        #expect(session.processes.first?.episodes.last?.confidence == .high)
+        #expect(session.processes.first?.exit?.reason == .signal)
+        #expect(session.processes.first?.exit?.signal == 9)
+        #expect(session.processes.first?.exit?.line == 15)
         #expect(session.processes.first?.launch?.durationMs == 31.461)
-        #expect(session.inputs[0].unparsedLines == 1)
+        #expect(session.inputs[0].unparsedLines == 0)
 
         // Seven runs of one app; each relaunch ends the run before it.
         let beacons = analyze("04-ibeacon-backgrounddemo-annotated-multi-run.log")
