@@ -180,8 +180,10 @@ public struct TimelineEvent: Sendable {
     public var event: LifecycleEvent
     public var line: Int
     public var time: Timestamp?
-    /// The state after the event.
+    /// The state after the event (of the event's scene, for scene callbacks).
     public var state: AppState
+    /// For scene callbacks: the scene's identity as logged (`""` when the log does not give it); nil otherwise.
+    public var scene: String? = nil
 }
 
 /// A run of events that one user or system action caused.
@@ -197,6 +199,8 @@ public struct Episode: Sendable {
     public var evidence: String
     /// For return-to-foreground: the resume time, willEnterForeground → didBecomeActive.
     public var durationMs: Double?
+    /// For episodes of a scene: its identity as logged (`""` when not logged); nil for the app delegate's.
+    public var scene: String? = nil
 
     /// Report order: by first line, except that a kill (which ends the incarnation) comes last even when records
     /// were reordered (ndjson ties) and its start line is smaller.

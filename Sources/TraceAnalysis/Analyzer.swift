@@ -334,7 +334,8 @@ final class InputAnalysis {
             }
             lastEvent = event
             if !timeline.name.isEmpty { appNames.insert(timeline.name) }
-            timeline.handle(EventOccurrence(event: event, line: number, time: time))
+            let scene = event.family == .scene ? recognizer.sceneIdentity(in: message) ?? "" : nil
+            timeline.handle(EventOccurrence(event: event, line: number, time: time), scene: scene)
         }
     }
 

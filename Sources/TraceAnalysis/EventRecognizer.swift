@@ -99,6 +99,20 @@ public final class EventRecognizer {
     private let prefilter: Matcher?
     private let events: [LifecycleEvent]
     private let details: [Int: Matcher]
+    private let sceneIdentity: Matcher
+
+    /// How a scene's identity shows in a message: the scene delegate or the window scene printed with its
+    /// address (`<App.SceneDelegate: 0x600003f6cc40>`, `<UIWindowScene: 0x14cc2f9e0; …>`), or its
+    /// `persistentIdentifier`.
+    static let sceneIdentityPattern =
+        #"(?:SceneDelegate: |UIWindowScene: )(?<id>0x[0-9a-fA-F]+)|persistentIdentifier = (?<pid>[0-9A-Fa-f-]{8,})"#
+    private static let sceneIdentityRegex: Regex = {
+        do {
+            return try Regex(sceneIdentityPattern)
+        } catch {
+            fatalError("the built-in scene identity pattern does not compile: \(error)")
+        }
+    }()
 
     /// A recogniser over patterns compiled once (cheap: it only allocates match data).
     public init(compiled: Compiled) {
@@ -107,6 +121,15 @@ public final class EventRecognizer {
         self.prefilter = compiled.keywords.map { Matcher($0) }
         self.events = compiled.events
         self.details = compiled.details.mapValues { Matcher($0) }
+        self.sceneIdentity = Matcher(Self.sceneIdentityRegex)
+    }
+
+    /// The identity of the scene a scene callback's message names, when it names one.
+    public func sceneIdentity(in message: UnsafeRawBufferPointer) -> String? {
+        guard (try? sceneIdentity.matches(message)) == true,
+            let range = sceneIdentity.range(named: "id") ?? sceneIdentity.range(named: "pid")
+        else { return nil }
+        return Bytes.string(message, range)
     }
 
     /// Compiles `vocabulary` and makes a recogniser for it.

@@ -198,6 +198,7 @@ public enum JSONReporter {
             ("confidence", .string(episode.confidence.rawValue)),
             ("causes", .array(episode.causes.map { .string($0) })),
             ("evidence", .string(episode.evidence)),
+            ("scene", JSONValue(episode.scene)),
         ])
     }
 
@@ -221,6 +222,7 @@ public enum JSONReporter {
             ("line", .int(event.line)),
             ("time", JSONValue(event.time)),
             ("state", .string(event.state.rawValue)),
+            ("scene", JSONValue(event.scene)),
         ])
     }
 

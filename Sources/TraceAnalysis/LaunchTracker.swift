@@ -20,9 +20,13 @@ struct LaunchTracker {
     /// Feeds every recognised event of the incarnation, in order.
     mutating func observe(_ occurrence: EventOccurrence) {
         guard open else { return }
-        let event = occurrence.event
+        // A scene's callbacks count as the app's (sceneDidBecomeActive ends a launch like didBecomeActive).
+        let event = occurrence.event.appDelegateEquivalent ?? occurrence.event
         let mark = ScenarioDetector.Mark(occurrence)
         switch event {
+        case .sceneWillConnect:
+            launchSeen = true
+            add("scene-will-connect", mark)
         case .willFinishLaunching, .didFinishLaunching:
             if launchSeen, event == .didFinishLaunching, seen.contains(event.rawValue) { open = false; return }
             launchSeen = true
@@ -42,7 +46,7 @@ struct LaunchTracker {
         case _ where LaunchTracker.milestoneEvents.contains(event):
             // Milestones count until the first transition after didBecomeActive (viewDidAppear often follows it).
             add("first-" + event.rawValue, mark)
-        case _ where event.isTransition:
+        case _ where event.isTransition || event.family == .scene:
             if active != nil { open = false }
         default:
             break

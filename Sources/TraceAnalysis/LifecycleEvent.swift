@@ -12,6 +12,17 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
     case protectedDataWillBecomeUnavailable = "protected-data-will-become-unavailable"
     case protectedDataDidBecomeAvailable = "protected-data-did-become-available"
     case significantTimeChange = "significant-time-change"
+    // Scene delegate (iOS 13+)
+    case sceneWillConnect = "scene-will-connect"
+    case sceneWillEnterForeground = "scene-will-enter-foreground"
+    case sceneDidBecomeActive = "scene-did-become-active"
+    case sceneWillResignActive = "scene-will-resign-active"
+    case sceneDidEnterBackground = "scene-did-enter-background"
+    case sceneDidDisconnect = "scene-did-disconnect"
+    // SwiftUI scenePhase changes
+    case scenePhaseActive = "scene-phase-active"
+    case scenePhaseInactive = "scene-phase-inactive"
+    case scenePhaseBackground = "scene-phase-background"
     // View controller milestones
     case awakeFromNib = "awake-from-nib"
     case loadView = "load-view"
@@ -31,6 +42,8 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
     /// Which group of callbacks the event belongs to.
     public enum Family: String, Sendable, Codable {
         case appDelegate = "app-delegate"
+        case scene
+        case swiftUI = "swiftui"
         case viewController = "view-controller"
         case exitEvidence = "exit-evidence"
     }
@@ -42,9 +55,31 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
             return .viewController
         case .exitSignal, .exitMemory, .exitWatchdog, .exitCrash, .exitVoluntary:
             return .exitEvidence
+        case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
+            .sceneDidEnterBackground, .sceneDidDisconnect:
+            return .scene
+        case .scenePhaseActive, .scenePhaseInactive, .scenePhaseBackground:
+            return .swiftUI
         default:
             return .appDelegate
         }
+    }
+
+    /// The app-delegate callback a scene callback mirrors (scene lanes run the same rules on it).
+    public var appDelegateEquivalent: LifecycleEvent? {
+        switch self {
+        case .sceneWillEnterForeground: return .willEnterForeground
+        case .sceneDidBecomeActive, .scenePhaseActive: return .didBecomeActive
+        case .sceneWillResignActive: return .willResignActive
+        case .sceneDidEnterBackground, .scenePhaseBackground: return .didEnterBackground
+        default: return nil
+        }
+    }
+
+    /// App-delegate callbacks that a scene-based app receives through its scenes instead (rule 8).
+    public var isAppForegroundCallback: Bool {
+        self == .didBecomeActive || self == .willResignActive || self == .didEnterBackground
+            || self == .willEnterForeground
     }
 
     /// For exit evidence: why the process ended.
@@ -93,6 +128,15 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case .viewDidAppear: return "viewDidAppear"
         case .viewWillDisappear: return "viewWillDisappear"
         case .viewDidDisappear: return "viewDidDisappear"
+        case .sceneWillConnect: return "scene(_:willConnectTo:)"
+        case .sceneWillEnterForeground: return "sceneWillEnterForeground"
+        case .sceneDidBecomeActive: return "sceneDidBecomeActive"
+        case .sceneWillResignActive: return "sceneWillResignActive"
+        case .sceneDidEnterBackground: return "sceneDidEnterBackground"
+        case .sceneDidDisconnect: return "sceneDidDisconnect"
+        case .scenePhaseActive: return "scenePhase .active"
+        case .scenePhaseInactive: return "scenePhase .inactive"
+        case .scenePhaseBackground: return "scenePhase .background"
         case .exitSignal: return "exit (signal)"
         case .exitMemory: return "exit (memory)"
         case .exitWatchdog: return "exit (watchdog)"

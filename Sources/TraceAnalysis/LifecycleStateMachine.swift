@@ -10,11 +10,19 @@ public struct Step: Sendable {
     public var occurrence: EventOccurrence
     public var before: AppState
     public var after: AppState
+    /// The app-delegate callback the event counts as (a scene's sceneDidBecomeActive is a didBecomeActive of its
+    /// lane; a scene's willConnect opens it like didFinishLaunching; sceneDidDisconnect is itself).
+    public var kind: LifecycleEvent
     public var event: LifecycleEvent { occurrence.event }
 }
 
-/// The UIKit app-delegate state machine of one process incarnation, with violations 1–7 (§3 of the model).
+/// The UIKit state machine of one lane of a process incarnation — the app delegate, or one scene (iOS 13+, and
+/// SwiftUI's scenePhase) — with violations 1–7 (§3 of the model). A scene lane runs the same transitions on the
+/// scene callbacks (unattached → background → inactive ⇄ active, background ↔ inactive), without rule 1 or 7:
+/// `sceneDidDisconnect` releases the scene, not the process.
 struct LifecycleStateMachine {
+    enum Lane { case app, scene }
+    let lane: Lane
     private(set) var state: AppState = .unknown
     private(set) var violations: [Violation] = []
     private(set) var didFinishLaunchingSeen = false
@@ -31,18 +39,54 @@ struct LifecycleStateMachine {
         return table
     }()
 
-    init(input: String) { self.input = input }
+    init(input: String, lane: Lane = .app) {
+        self.input = input
+        self.lane = lane
+    }
+
+    /// What `event` counts as in this lane, or nil when the lane does not follow it.
+    private func kind(of event: LifecycleEvent, before: AppState) -> LifecycleEvent? {
+        switch lane {
+        case .app: return event.isTransition ? event : nil
+        case .scene:
+            switch event {
+            case .sceneWillConnect, .sceneDidDisconnect: return event
+            case .scenePhaseInactive:
+                // SwiftUI says "inactive" both on the way down (from active) and up (from background).
+                switch before {
+                case .active: return .willResignActive
+                case .background: return .willEnterForeground
+                default: return .sceneWillConnect
+                }
+            default: return event.appDelegateEquivalent
+            }
+        }
+    }
 
     /// Applies a transition event; returns the step (nil for an event after willTerminate, which only
-    /// raises rule 7).
+    /// raises rule 7, and for events the lane does not follow).
     mutating func apply(_ occurrence: EventOccurrence) -> Step? {
         let before = state
-        let event = occurrence.event
         if before == .terminated {
             report(.eventAfterTerminate, occurrence, before, expected: "no event after willTerminate in the same pid")
             return nil
         }
-        guard event.isTransition else { return nil }
+        guard let event = kind(of: occurrence.event, before: before) else { return nil }
+        switch event {
+        case .sceneWillConnect:
+            // Connected, not yet shown (SwiftUI's first "inactive" is already on screen).
+            let after: AppState =
+                [.notRunning, .unknown].contains(before)
+                ? (occurrence.event == .scenePhaseInactive ? .inactive : .background) : before
+            state = after
+            return Step(occurrence: occurrence, before: before, after: after, kind: .didFinishLaunching)
+        case .sceneDidDisconnect:
+            pendingForeground = nil
+            state = .notRunning
+            return Step(occurrence: occurrence, before: before, after: .notRunning, kind: .sceneDidDisconnect)
+        default:
+            break
+        }
 
         if let pending = pendingForeground, event == .willResignActive || event == .didEnterBackground {
             report(
@@ -57,7 +101,7 @@ struct LifecycleStateMachine {
             if didFinishLaunchingSeen {
                 // A repeated launch callback (often logged twice) says nothing about the state: keep it.
                 report(.launchOrder, occurrence, before, expected: "one didFinishLaunching per process")
-                return Step(occurrence: occurrence, before: before, after: before)
+                return Step(occurrence: occurrence, before: before, after: before, kind: event)
             } else if let early = firstEventBeforeLaunch {
                 report(
                     .launchOrder, early.occurrence, early.state,
@@ -66,10 +110,10 @@ struct LifecycleStateMachine {
             }
             if event == .didFinishLaunching { didFinishLaunchingSeen = true }
         default:
-            if before == .unknown, !didFinishLaunchingSeen, firstEventBeforeLaunch == nil {
+            if lane == .app, before == .unknown, !didFinishLaunchingSeen, firstEventBeforeLaunch == nil {
                 firstEventBeforeLaunch = (occurrence, before)
             }
-            if legalTarget == nil { checkRules(occurrence, before) }
+            if legalTarget == nil { checkRules(event, occurrence, before) }
         }
 
         switch event {
@@ -79,12 +123,12 @@ struct LifecycleStateMachine {
         }
         let after = legalTarget ?? Transition.target(of: event) ?? before
         state = after
-        return Step(occurrence: occurrence, before: before, after: after)
+        return Step(occurrence: occurrence, before: before, after: after, kind: event)
     }
 
-    /// Rules 2–5: the event is not a legal move from `before`.
-    private mutating func checkRules(_ occurrence: EventOccurrence, _ before: AppState) {
-        switch occurrence.event {
+    /// Rules 2–5: the event (counted as `event`) is not a legal move from `before`.
+    private mutating func checkRules(_ event: LifecycleEvent, _ occurrence: EventOccurrence, _ before: AppState) {
+        switch event {
         case .didBecomeActive where before == .active:
             report(.activeTwice, occurrence, before, expected: "willResignActive before another didBecomeActive")
         case .willResignActive where before != .active:
@@ -111,7 +155,7 @@ struct LifecycleStateMachine {
         }
     }
 
-    private mutating func report(
+    mutating func report(
         _ rule: ViolationRule, _ occurrence: EventOccurrence, _ before: AppState, expected: String
     ) {
         let situation = before == .unknown ? "as the first lifecycle event" : "while \(before.rawValue)"

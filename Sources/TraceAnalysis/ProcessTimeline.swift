@@ -20,6 +20,21 @@ final class ProcessTimeline {
     private var detectorBeforeInferredKill: ScenarioDetector?
     /// How the process ended, when a line of the debugger or the system said so.
     private(set) var exit: ProcessExit?
+    /// One lane per scene (keyed by the identity the log gives, `""` when it gives none), in order of appearance.
+    private var scenes: [String: SceneLane] = [:]
+    private var sceneOrder: [String] = []
+    /// The first app-delegate foreground callback and the first scene callback, for rule 8 (raised once).
+    private var firstAppForeground: EventOccurrence?
+    private var firstSceneCallback: EventOccurrence?
+    private var mixedReported = false
+    private var otherViolations: [Violation] = []
+
+    /// A scene's own machine and detector.
+    private struct SceneLane {
+        var machine: LifecycleStateMachine
+        var detector: ScenarioDetector
+        let start: ScenarioDetector.Mark
+    }
 
     init(name: String, pid: Int, input: String, line: Int, time: Timestamp?, options: AnalysisOptions) {
         self.name = name
@@ -36,7 +51,14 @@ final class ProcessTimeline {
         self.launch = LaunchTracker(processStart: ScenarioDetector.Mark(line: line, time: time))
     }
 
-    var state: AppState { machine.state }
+    /// The state a kill is judged by: the app delegate's, or for a scene-based app the most visible scene's (the
+    /// app delegate of a scene-based app never hears foreground or background callbacks).
+    var state: AppState {
+        guard !scenes.isEmpty, machine.state != .terminated else { return machine.state }
+        let ranked: [AppState] = [.active, .inactive, .launching, .background, .notRunning]
+        let states = scenes.values.map(\.machine.state)
+        return ranked.first(where: states.contains) ?? machine.state
+    }
     var hasEvents: Bool { !events.isEmpty }
     var displayName: String { ProcessReport.displayName(name: name, pid: pid) }
 
@@ -72,16 +94,60 @@ final class ProcessTimeline {
         return anomaly
     }
 
-    /// A recognised event on the record at `line`.
-    func handle(_ occurrence: EventOccurrence) {
+    /// A recognised event on the record at `line`; `scene` is the scene's identity for scene callbacks (`""` when
+    /// the log does not give it).
+    func handle(_ occurrence: EventOccurrence, scene: String? = nil) {
         let event = occurrence.event
-        if let step = machine.apply(occurrence) {
-            detector.handle(step, processStart: ScenarioDetector.Mark(line: firstLine, time: firstTime))
-        } else if machine.state != .terminated, event == .didReceiveMemoryWarning {
-            detector.memoryWarning(occurrence)
+        checkMixedCallbacks(occurrence)
+        var sceneKey: String? = nil
+        switch event.family {
+        case .scene, .swiftUI:
+            let key = scene ?? ""
+            sceneKey = key
+            if machine.state == .terminated {
+                _ = machine.apply(occurrence)  // rule 7
+                break
+            }
+            var lane =
+                scenes[key]
+                ?? SceneLane(
+                    machine: LifecycleStateMachine(input: input, lane: .scene),
+                    detector: ScenarioDetector(options: options),
+                    start: scenes.isEmpty
+                        ? ScenarioDetector.Mark(line: firstLine, time: firstTime) : ScenarioDetector.Mark(occurrence))
+            if scenes[key] == nil { sceneOrder.append(key) }
+            if let step = lane.machine.apply(occurrence) { lane.detector.handle(step, processStart: lane.start) }
+            scenes[key] = lane
+        default:
+            if let step = machine.apply(occurrence) {
+                detector.handle(step, processStart: ScenarioDetector.Mark(line: firstLine, time: firstTime))
+            } else if machine.state != .terminated, event == .didReceiveMemoryWarning {
+                detector.memoryWarning(occurrence)
+            }
         }
         launch.observe(occurrence)
-        events.append(TimelineEvent(event: event, line: occurrence.line, time: occurrence.time, state: machine.state))
+        events.append(
+            TimelineEvent(
+                event: event, line: occurrence.line, time: occurrence.time,
+                state: sceneKey.flatMap { scenes[$0]?.machine.state } ?? machine.state, scene: sceneKey))
+    }
+
+    /// Rule 8: app-delegate foreground/background callbacks and scene callbacks in one process.
+    private func checkMixedCallbacks(_ occurrence: EventOccurrence) {
+        guard !mixedReported else { return }
+        let event = occurrence.event
+        if event.isAppForegroundCallback, firstAppForeground == nil { firstAppForeground = occurrence }
+        if event.family == .scene, firstSceneCallback == nil { firstSceneCallback = occurrence }
+        guard let app = firstAppForeground, let scene = firstSceneCallback else { return }
+        mixedReported = true
+        let earlier = app.line < scene.line ? app : scene
+        var report = LifecycleStateMachine(input: input)
+        report.report(
+            .appAndSceneCallbacksMixed, occurrence, state,
+            expected:
+                "scene callbacks only in a scene-based app (\(earlier.event.callbackName) at line \(earlier.line)); "
+                + "the app delegate then hears launch, memory warnings and termination")
+        otherViolations.append(contentsOf: report.violations)
     }
 
     /// A line of the debugger or the system says this incarnation ended. The first such line counts; a kill is
@@ -97,7 +163,7 @@ final class ProcessTimeline {
         }
         guard machine.state != .terminated else { return }
         detector.exited(
-            state: machine.state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
+            state: state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
             end: ScenarioDetector.Mark(occurrence), evidence: exit.summary)
     }
 
@@ -110,7 +176,7 @@ final class ProcessTimeline {
         if let last = lastTime, let next = successor.firstTime, next < last { return }
         detectorBeforeInferredKill = detector
         detector.killed(
-            state: machine.state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
+            state: state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
             successor: ScenarioDetector.Mark(line: successor.firstLine, time: successor.firstTime),
             successorName: successor.displayName)
     }
@@ -120,15 +186,29 @@ final class ProcessTimeline {
         var finishedMachine = machine
         finishedMachine.finish()
         var finishedDetector = detector
-        if detectorBeforeInferredKill == nil {
-            finishedDetector.finish(lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime))
+        let ended = detectorBeforeInferredKill != nil || (exit != nil && machine.state != .terminated)
+        let lastRecord = ScenarioDetector.Mark(line: lastLine, time: lastTime)
+        if detectorBeforeInferredKill == nil { finishedDetector.finish(lastRecord: lastRecord) }
+        var episodes = finishedDetector.episodes
+        var violations = finishedMachine.violations + otherViolations
+        for key in sceneOrder {
+            guard var lane = scenes[key] else { continue }
+            lane.machine.finish()
+            violations += lane.machine.violations
+            // A process that ended leaves its scenes where they were: nothing is pending any more.
+            if !ended { lane.detector.finish(lastRecord: lastRecord) }
+            episodes += lane.detector.episodes.map { episode in
+                var episode = episode
+                episode.scene = key
+                return episode
+            }
         }
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
-            lastTime: lastTime, records: records, finalState: machine.state,
+            lastTime: lastTime, records: records, finalState: state,
             launch: launch.report(process: name, options: options),
-            episodes: finishedDetector.episodes.sorted(by: Episode.inOrder),
-            violations: finishedMachine.violations.sorted { $0.line < $1.line }, events: events,
+            episodes: episodes.sorted(by: Episode.inOrder),
+            violations: violations.sorted { $0.line < $1.line }, events: events,
             clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: exit)
     }
 }

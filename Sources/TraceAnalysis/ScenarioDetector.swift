@@ -41,7 +41,7 @@ struct ScenarioDetector {
     /// Feeds one transition step; `processStart` is the incarnation's first line (where a launch starts).
     mutating func handle(_ step: Step, processStart: Mark) {
         let here = Mark(step.occurrence)
-        switch step.event {
+        switch step.kind {
         case .willFinishLaunching, .didFinishLaunching:
             // One launch per pid: a second didFinishLaunching is a violation, not a new launch.
             if case .launch = pending { return }
@@ -118,8 +118,15 @@ struct ScenarioDetector {
             }
 
         case .willEnterForeground:
+            // A scene comes on screen through willEnterForeground at launch too: the launch goes on.
+            if case .launch = pending { return }
             flush()
             pending = .foreground(here)
+
+        case .sceneDidDisconnect:
+            // The scene is released (closed window, app switcher); the process lives on.
+            flush()
+            pending = .none
 
         case .willTerminate:
             if case .resign(let resign) = pending {

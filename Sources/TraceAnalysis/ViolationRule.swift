@@ -9,6 +9,7 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
     case foregroundWhileNotBackground = "foreground-while-not-background"
     case foregroundNotActivated = "foreground-not-activated"
     case eventAfterTerminate = "event-after-terminate"
+    case appAndSceneCallbacksMixed = "app-and-scene-callbacks-mixed"
 
     /// The rule's number in `lifecycle-model.md` §3.
     public var number: Int {
@@ -20,6 +21,7 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
         case .foregroundWhileNotBackground: return 5
         case .foregroundNotActivated: return 6
         case .eventAfterTerminate: return 7
+        case .appAndSceneCallbacksMixed: return 8
         }
     }
 
@@ -33,6 +35,8 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
         case .foregroundWhileNotBackground: return "willEnterForeground while not in background"
         case .foregroundNotActivated: return "willEnterForeground not followed by didBecomeActive"
         case .eventAfterTerminate: return "an event after willTerminate in the same process"
+        case .appAndSceneCallbacksMixed:
+            return "app-delegate foreground/background callbacks mixed with scene callbacks in one process"
         }
     }
 
@@ -113,6 +117,20 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
                 ↓5.100 applicationDidBecomeActive:
                 """
             ]
+        case .appAndSceneCallbacksMixed:
+            return [
+                """
+                0.000 application(_:didFinishLaunchingWithOptions:)
+                0.010 scene(_:willConnectTo:options:)
+                0.020 sceneWillEnterForeground(_:)
+                0.030 sceneDidBecomeActive(_:)
+                ↓0.031 applicationDidBecomeActive(_:)
+                """,
+                """
+                0.000 applicationWillResignActive(_:)
+                ↓0.001 sceneWillResignActive(_:)
+                """,
+            ]
         }
     }
 
@@ -174,6 +192,20 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
                 0.000 applicationDidEnterBackground:
                 5.000 applicationWillTerminate:
                 9.000 @200 application:didFinishLaunchingWithOptions:
+                """
+            ]
+        case .appAndSceneCallbacksMixed:
+            return [
+                // A scene-based app: the app delegate hears launch, memory and termination only.
+                """
+                0.000 application(_:didFinishLaunchingWithOptions:)
+                0.010 scene(_:willConnectTo:options:)
+                0.020 sceneWillEnterForeground(_:)
+                0.030 sceneDidBecomeActive(_:)
+                5.000 applicationDidReceiveMemoryWarning(_:)
+                9.000 sceneWillResignActive(_:)
+                9.100 sceneDidDisconnect(_:)
+                9.200 applicationWillTerminate(_:)
                 """
             ]
         }

@@ -1,7 +1,7 @@
 extension Vocabulary {
     /// The built-in vocabulary: every UIKit app-delegate callback and view-controller milestone, however
     /// people log it (bare selector, `__PRETTY_FUNCTION__`, Swift `#function`, notification names, free text).
-    public static let builtin = Vocabulary(entries: appDelegate + viewController + exitEvidence)
+    public static let builtin = Vocabulary(entries: appDelegate + scene + swiftUI + viewController + exitEvidence)
 
     // MARK: Pattern pieces
 
@@ -81,7 +81,7 @@ extension Vocabulary {
                 "didBecomeActive",
             ],
             bait: [
-                "sceneDidBecomeActive", "NSApplicationDidBecomeActiveNotification", "Became active",
+                "NSApplicationDidBecomeActiveNotification", "Became active",
                 "observing .didBecomeActive",
             ]),
         VocabularyEntry(
@@ -96,7 +96,7 @@ extension Vocabulary {
                 "UIApplicationWillResignActiveNotification",
                 "UIApplication.willResignActiveNotification",
             ],
-            bait: ["About to be suspended", "sceneWillResignActive"]),
+            bait: ["About to be suspended"]),
         VocabularyEntry(
             id: "uikit-did-enter-background", event: .didEnterBackground,
             pattern: callback("did enter background"), keywords: ["background"],
@@ -109,7 +109,7 @@ extension Vocabulary {
                 "UIApplicationDidEnterBackgroundNotification",
                 "UIApplication.didEnterBackgroundNotification",
             ],
-            bait: ["backgroundTaskDidEnterBackgroundTimeout fired", "sceneDidEnterBackground"]),
+            bait: ["backgroundTaskDidEnterBackgroundTimeout fired"]),
         VocabularyEntry(
             id: "uikit-will-enter-foreground", event: .willEnterForeground,
             pattern: callback("will enter foreground"), keywords: ["foreground"],
@@ -122,7 +122,7 @@ extension Vocabulary {
                 "UIApplicationWillEnterForegroundNotification",
                 "UIApplication.willEnterForegroundNotification",
             ],
-            bait: ["applicationWillEnterForegroundForMedia", "sceneWillEnterForeground"]),
+            bait: ["applicationWillEnterForegroundForMedia"]),
         VocabularyEntry(
             id: "uikit-will-terminate", event: .willTerminate,
             pattern: callback("will terminate"), keywords: ["terminate"],
@@ -180,6 +180,109 @@ extension Vocabulary {
                 "applicationSignificantTimeChange:",
                 "applicationSignificantTimeChange(_:)",
                 "UIApplicationSignificantTimeChangeNotification",
+            ]),
+    ]
+
+    /// A UISceneDelegate callback or its `UIScene` notification: `sceneDidBecomeActive`, `sceneDidBecomeActive:`,
+    /// `-[SceneDelegate sceneDidBecomeActive:]`, `sceneDidBecomeActive(_:)`, `UIScene.didActivateNotification`…
+    static func sceneCallback(_ name: String, notification: String) -> String {
+        "(?:" + boundaryBefore + "scene[ _]?" + words(name) + boundaryAfter + "|" + boundaryBefore
+            + "UIScene(?:[ _.]?)" + words(notification) + "[ _]?notification" + boundaryAfter + ")"
+    }
+
+    static let scene: [VocabularyEntry] = [
+        VocabularyEntry(
+            id: "scene-will-connect", event: .sceneWillConnect,
+            pattern:
+                boundaryBefore
+                + #"scene(?:\(_:|:|[ _])?\s*will[ _]?connect(?:[ _]?to(?:[ _]?session)?)?(?!\w)|"#
+                + boundaryBefore + #"UIScene[ _.]?will[ _]?connect[ _]?notification(?!\w)"#,
+            keywords: ["connect"],
+            examples: [
+                "scene(_:willConnectTo:options:)",
+                "-[SceneDelegate scene:willConnectToSession:options:]",
+                "<AppLifeCycle.SceneDelegate: 0x600003f6cc40> scene(_:willConnectTo:options:)",
+                "SceneDelegate.scene(_:willConnectTo:options:)",
+                "UIScene.willConnectNotification",
+            ],
+            bait: ["sceneWillConnectObserver added", "Reconnecting scene transport"]),
+        VocabularyEntry(
+            id: "scene-will-enter-foreground", event: .sceneWillEnterForeground,
+            pattern: sceneCallback("will enter foreground", notification: "will enter foreground"),
+            keywords: ["foreground"],
+            examples: [
+                "sceneWillEnterForeground(_:)", "-[SceneDelegate sceneWillEnterForeground:]",
+                "SceneDelegate.sceneWillEnterForeground(_:)", "UIScene.willEnterForegroundNotification",
+                "sceneWillEnterForeground",
+            ]),
+        VocabularyEntry(
+            id: "scene-did-become-active", event: .sceneDidBecomeActive,
+            pattern: sceneCallback("did become active", notification: "did activate"),
+            keywords: ["active", "activate"],
+            examples: [
+                "sceneDidBecomeActive(_:)", "-[SceneDelegate sceneDidBecomeActive:]",
+                "<AppLifeCycle.SceneDelegate: 0x600003f6cc40> sceneDidBecomeActive(_:)",
+                "sceneDidBecomeActive <UIWindowScene: 0x14cc2f9e0; scene = <FBSScene: 0x600002b55980; identifier: sceneID:com.example.journal-default>; persistentIdentifier = 58E4D271-1D3C-4B0E-9B8A-0B5E3E8C2F11; activationState = UISceneActivationStateForegroundActive>",
+                "UIScene.didActivateNotification", "sceneDidBecomeActive",
+            ]),
+        VocabularyEntry(
+            id: "scene-will-resign-active", event: .sceneWillResignActive,
+            pattern: sceneCallback("will resign active", notification: "will deactivate"),
+            keywords: ["active", "deactivate"],
+            examples: [
+                "sceneWillResignActive(_:)", "-[SceneDelegate sceneWillResignActive:]",
+                "Demo[9565:1006064] -[SceneDelegate sceneWillResignActive:]", "UIScene.willDeactivateNotification",
+            ]),
+        VocabularyEntry(
+            id: "scene-did-enter-background", event: .sceneDidEnterBackground,
+            pattern: sceneCallback("did enter background", notification: "did enter background"),
+            keywords: ["background"],
+            examples: [
+                "sceneDidEnterBackground(_:)", "-[SceneDelegate sceneDidEnterBackground:]",
+                "UIScene.didEnterBackgroundNotification",
+            ]),
+        VocabularyEntry(
+            id: "scene-did-disconnect", event: .sceneDidDisconnect,
+            pattern: sceneCallback("did disconnect", notification: "did disconnect"), keywords: ["disconnect"],
+            examples: [
+                "sceneDidDisconnect(_:)", "-[SceneDelegate sceneDidDisconnect:]",
+                "<AppLifeCycle.SceneDelegate: 0x600003f6cc40> sceneDidDisconnect(_:)",
+                "UIScene.didDisconnectNotification",
+            ],
+            bait: ["sceneDidDisconnectHandler set"]),
+    ]
+
+    /// A SwiftUI `scenePhase` change as people print it: `scenePhase: active`, `Scene phase changed to: background`,
+    /// `ScenePhase: Active`, `scenePhase(SwiftUI.ScenePhase.inactive)`, `scenePhase: active → inactive` (the last
+    /// phase the message names is the new one).
+    static func scenePhase(_ phase: String) -> String {
+        #"\bscene[ _]?phase\b[^\n]*?(?:[:=(>.]|→|\bto\b)\s*(?:SwiftUI\.ScenePhase\.|\.)?"# + phase
+            + #"\b(?![^\n]*\b(?:active|inactive|background)\b)"#
+    }
+
+    static let swiftUI: [VocabularyEntry] = [
+        VocabularyEntry(
+            id: "swiftui-scene-phase-active", event: .scenePhaseActive, pattern: scenePhase("active"),
+            keywords: ["phase"],
+            examples: [
+                "scenePhase: active", "Scene phase changed to: active", "ScenePhase: Active",
+                "ArchiveReducer.scenePhase(SwiftUI.ScenePhase.active)", "[scenePhase] scenePhase: inactive → active",
+                "onChange(of: scenePhase): .active",
+            ],
+            bait: ["scenePhase observer is active for this window", "Using scenePhase to track activity"]),
+        VocabularyEntry(
+            id: "swiftui-scene-phase-inactive", event: .scenePhaseInactive, pattern: scenePhase("inactive"),
+            keywords: ["phase"],
+            examples: [
+                "scenePhase: inactive", "Scene phase changed to: inactive", "🔄 ScenePhase: inactive",
+                "10:11:19.848 [scenePhase] scenePhase: active → inactive",
+            ]),
+        VocabularyEntry(
+            id: "swiftui-scene-phase-background", event: .scenePhaseBackground, pattern: scenePhase("background"),
+            keywords: ["phase"],
+            examples: [
+                "scenePhase: background", "Scene phase changed to: background", "ScenePhase.background",
+                "scenePhase changed: .background",
             ]),
     ]
 
