@@ -1,3 +1,4 @@
+import PCRE2Kit
 import Yams
 
 /// A user's configuration file (JSON or YAML, `version: 1`): their own log formats and line prefixes.
@@ -15,6 +16,8 @@ public struct Configuration: Sendable {
     public var file: String?
     public var formats: [LogFormat] = []
     public var prefixes: [LinePrefix] = []
+    /// A team's own messages and the events they mean.
+    public var vocabulary: [VocabularyEntry] = []
     /// The line each format, prefix and sample was defined on, for error messages.
     private var lines: [String: Int] = [:]
 
@@ -24,6 +27,8 @@ public struct Configuration: Sendable {
     public var allFormats: [LogFormat] { formats + LogFormat.builtin }
     /// The prefixes in force: the built-in ones, then the user's.
     public var allPrefixes: [LinePrefix] { LinePrefix.builtin + prefixes }
+    /// The vocabulary in force: the user's entries first (they win where both match), then the built-in ones.
+    public var allVocabulary: Vocabulary { Vocabulary(entries: vocabulary + Vocabulary.builtin.entries) }
 
     /// Reads and checks a configuration file.
     public static func load(path: String) throws(TraceAnalyzeError) -> Configuration {
@@ -62,6 +67,7 @@ public struct Configuration: Sendable {
         do {
             let catalog = try FormatCatalog(allFormats, prefixes: allPrefixes)
             try catalog.validate()
+            if !vocabulary.isEmpty { try allVocabulary.validate() }
         } catch {
             throw locate(error)
         }
@@ -88,6 +94,13 @@ public struct Configuration: Sendable {
                 return builtinClash(error, sample: sample)
             }
             let key = "sample:\(path):\(sample)"
+            if path.hasPrefix("vocabulary") {
+                return .invalidConfig(
+                    file: file, line: lines[key] ?? lines[path], field: "\(path).examples",
+                    problem:
+                        "the message \"\(sample)\" \(problem). Mend the pattern or the example: every example must mean "
+                        + "this entry's event, and no built-in example may mean yours.")
+            }
             return .invalidConfig(
                 file: file, line: lines[key] ?? lines[path], field: "\(path).samples",
                 problem:
@@ -101,8 +114,10 @@ public struct Configuration: Sendable {
     /// A built-in format's sample that a user pattern also matches: the user pattern is too broad.
     private func builtinClash(_ error: TraceAnalyzeError, sample: String) -> TraceAnalyzeError {
         guard let file, case .sampleMismatch(let owner, _, let problem) = error else { return error }
-        let culprit = formats.first { problem.contains($0.id) }
-        guard let culprit, let path = path(of: culprit.id) else { return error }
+        let culprit =
+            formats.first { problem.contains($0.id) }.map(\.id)
+            ?? vocabulary.first { problem.contains($0.id) }.map(\.id)
+        guard let culprit, let path = path(of: culprit) else { return error }
         return .invalidConfig(
             file: file, line: lines["\(path).pattern"] ?? lines[path], field: "\(path).pattern",
             problem:
@@ -111,6 +126,7 @@ public struct Configuration: Sendable {
     }
 
     private func path(of id: String) -> String? {
+        if let index = vocabulary.firstIndex(where: { $0.id == id }) { return "vocabulary[\(index)]" }
         if let index = formats.firstIndex(where: { $0.id == id }) { return "formats[\(index)]" }
         if let index = prefixes.firstIndex(where: { $0.id == id }) { return "prefixes[\(index)]" }
         return nil
@@ -147,7 +163,7 @@ private struct NodeReader {
 
     mutating func configuration(_ root: Node?) throws(TraceAnalyzeError) -> Configuration {
         guard let root else { return Configuration() }
-        let map = try mapping(root, "", known: ["version", "formats", "prefixes"])
+        let map = try mapping(root, "", known: ["version", "formats", "prefixes", "vocabulary"])
         guard let versionNode = map["version"] else {
             throw fail(root, "version", "missing; add `version: \(Configuration.version)` at the top")
         }
@@ -162,6 +178,9 @@ private struct NodeReader {
         }
         for (index, node) in try sequence(map["prefixes"], "prefixes").enumerated() {
             config.prefixes.append(try prefix(node, "prefixes[\(index)]"))
+        }
+        for (index, node) in try sequence(map["vocabulary"], "vocabulary").enumerated() {
+            config.vocabulary.append(try vocabularyEntry(node, "vocabulary[\(index)]"))
         }
         return config
     }
@@ -305,6 +324,75 @@ private struct NodeReader {
         return LinePrefix(
             id: id, title: try string(map, "title", field) ?? id,
             pattern: try string(map, "pattern", field, required: true) ?? "", samples: samples)
+    }
+
+    private mutating func vocabularyEntry(_ node: Node, _ field: String) throws(TraceAnalyzeError) -> VocabularyEntry {
+        let map = try mapping(
+            node, field, known: ["id", "event", "message", "pattern", "keywords", "examples", "bait"])
+        lines[field] = node.mark?.line
+        for (key, value) in map { lines["\(field).\(key)"] = value.mark?.line }
+        guard let id = try string(map, "id", field, required: true), Self.isIdentifier(id) else {
+            throw fail(map["id"], "\(field).id", "must be kebab-case letters, digits and dashes (team-became-active)")
+        }
+        guard let eventName = try string(map, "event", field, required: true),
+            let event = LifecycleEvent(rawValue: eventName)
+        else {
+            throw fail(
+                map["event"], "\(field).event",
+                "unknown event; use one of " + LifecycleEvent.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        func list(_ key: String) throws(TraceAnalyzeError) -> [String] {
+            var items: [String] = []
+            for (index, item) in try sequence(map[key], "\(field).\(key)").enumerated() {
+                guard let text = item.scalar?.string else {
+                    throw fail(item, "\(field).\(key)[\(index)]", "must be a string")
+                }
+                lines["sample:\(field):\(text)"] = item.mark?.line
+                items.append(text)
+            }
+            return items
+        }
+        var examples = try list("examples")
+        var keywords = try list("keywords")
+        let pattern: String
+        switch (try string(map, "message", field), try string(map, "pattern", field)) {
+        case (let message?, nil):
+            guard !message.isEmpty else { throw fail(map["message"], "\(field).message", "must not be empty") }
+            // A literal message, found anywhere in a line's message, not inside a longer word.
+            pattern = "(?<!\\w)" + Regex.escape(message) + "(?!\\w)"
+            if keywords.isEmpty, let word = Self.longestWord(message) { keywords = [word] }
+            if examples.isEmpty {
+                examples = [message]
+                lines["sample:\(field):\(message)"] = map["message"]?.mark?.line
+            }
+        case (nil, let pattern?):
+            guard !keywords.isEmpty else {
+                throw fail(
+                    map["pattern"], "\(field).keywords",
+                    "missing: list words every matching message contains (they keep the search fast), or use "
+                        + "`message:` for a literal message")
+            }
+            self.lines["\(field).pattern"] = map["pattern"]?.mark?.line
+            if examples.isEmpty {
+                throw fail(map["pattern"], "\(field).examples", "missing: add real messages the pattern must match")
+            }
+            return VocabularyEntry(
+                id: id, event: event, pattern: pattern, keywords: keywords, examples: examples, bait: try list("bait"),
+                userDefined: true)
+        default:
+            throw fail(node, field, "give either `message:` (a literal message) or `pattern:` (PCRE2), not both")
+        }
+        return VocabularyEntry(
+            id: id, event: event, pattern: pattern, keywords: keywords, examples: examples, bait: try list("bait"),
+            userDefined: true)
+    }
+
+    /// The longest run of letters and digits (a literal message's keyword).
+    private static func longestWord(_ text: String) -> String? {
+        let words: [Substring] = text.split(whereSeparator: { (character: Character) in
+            !(character.isLetter || character.isNumber)
+        })
+        return words.max { $0.count < $1.count }.map(String.init)
     }
 
     private static func isIdentifier(_ id: String) -> Bool {

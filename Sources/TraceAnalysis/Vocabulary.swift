@@ -17,11 +17,15 @@ public struct VocabularyEntry: Sendable, Codable, Hashable {
     /// Words (ASCII, caseless) of which every message the entry matches contains at least one. They let the
     /// recogniser skip the pattern search on the great majority of lines; empty means "always search".
     public var keywords: [String]
+    /// Defined in a configuration file (a team's own messages), not built in. A built-in entry's bait may be a
+    /// user entry's example: teams log what they like.
+    public var userDefined: Bool
 
     public init(
         id: String, event: LifecycleEvent, pattern: String, keywords: [String] = [], examples: [String],
-        bait: [String] = []
+        bait: [String] = [], userDefined: Bool = false
     ) {
+        self.userDefined = userDefined
         self.id = id
         self.event = event
         self.pattern = pattern
@@ -44,6 +48,7 @@ public struct Vocabulary: Sendable {
 
     /// Validates with a recogniser already built for this vocabulary.
     func validate(with recognizer: EventRecognizer) throws(TraceAnalyzeError) {
+        let userDefinedIDs = Set(entries.filter(\.userDefined).map(\.id))
         for entry in entries {
             if entry.examples.isEmpty {
                 throw .sampleMismatch(owner: "vocabulary \(entry.id)", sample: "", problem: "has no example message")
@@ -63,7 +68,9 @@ public struct Vocabulary: Sendable {
                 }
             }
             for bait in entry.bait {
-                if let found = recognizer.recognize(bait) {
+                if let found = recognizer.recognize(bait),
+                    entry.userDefined || !(userDefinedIDs.contains(found.entryID))
+                {
                     throw .sampleMismatch(
                         owner: "vocabulary \(entry.id)", sample: bait,
                         problem: "is bait but is recognised as \(found.entryID) (\(found.event.rawValue))")

@@ -97,7 +97,9 @@ struct Analyze: ParsableCommand {
         let config = try configuration.load()
         let analyzer: Analyzer
         do {
-            analyzer = try Analyzer(options: options, formats: config.allFormats, prefixes: config.allPrefixes)
+            analyzer = try Analyzer(
+                options: options, formats: config.allFormats, prefixes: config.allPrefixes,
+                vocabulary: config.allVocabulary)
         } catch {
             throw ValidationError(String(describing: error))
         }

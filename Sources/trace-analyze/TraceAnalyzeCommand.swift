@@ -23,7 +23,7 @@ struct TraceAnalyzeCommand: ParsableCommand {
             (an unreadable file, or no lifecycle event in any input) · 64 usage error.
             """,
         version: TraceAnalyzeVersion.current,
-        subcommands: [Analyze.self, Formats.self],
+        subcommands: [Analyze.self, Formats.self, VocabularyCommand.self],
         defaultSubcommand: Analyze.self
     )
 }

@@ -13,13 +13,30 @@ struct ConfigurationTests {
         #expect(config.prefixes.map(\.id) == ["build-step"])
         var options = TestSupport.fixedOptions
         options.launchBudgetMs = 400
-        let analyzer = try Analyzer(options: options, formats: config.allFormats, prefixes: config.allPrefixes)
+        let analyzer = try Analyzer(
+            options: options, formats: config.allFormats, prefixes: config.allPrefixes, vocabulary: config.allVocabulary
+        )
         let report = analyzer.analyze([.file(TestSupport.samples.appendingPathComponent("custom/team-logger.log").path)]
         )
         #expect(report.inputs[0].format == "team-logger")
         #expect(report.inputs[0].prefixes == ["build-step": 7])
         #expect(report.processes.first?.episodes.map(\.scenario) == [.launch, .enterBackground])
         #expect(report.processes.first?.launch?.durationMs == 102)
+        // "Became active" and "going to background" are the team's own words for the callbacks.
+        #expect(config.vocabulary.map(\.id) == ["team-became-active", "team-going-background"])
+        #expect(report.processes.first?.events.map(\.event).contains(.didEnterBackground) == true)
+    }
+
+    @Test func aUserMessageWinsOverBuiltInBait() throws {
+        let config = try Configuration.parse(
+            "version: 1\nvocabulary:\n  - id: team-active\n    event: did-become-active\n    message: Became active\n",
+            file: "c.yml")
+        let entry = try #require(config.vocabulary.first)
+        #expect(entry.keywords == ["Became"])
+        #expect(entry.userDefined)
+        let recognizer = try EventRecognizer(vocabulary: config.allVocabulary)
+        #expect(recognizer.recognize("[Lifecycle] Became active")?.entryID == "team-active")
+        #expect(recognizer.recognize("Became actively involved") == nil)
     }
 
     @Test func jsonIsReadToo() throws {
@@ -63,6 +80,25 @@ struct ConfigurationTests {
         (
             "version: 1\nformats:\n  - id: mine\n    pattern: \"^MINE (?<message>.*)$\"\n",
             "c.yml:3: formats[0].samples: missing"
+        ),
+        (
+            "version: 1\nvocabulary:\n  - id: x\n    event: did-wake-up\n    message: Woke\n",
+            "c.yml:4: vocabulary[0].event: unknown event; use one of will-finish-launching"
+        ),
+        (
+            "version: 1\nvocabulary:\n  - id: x\n    event: did-become-active\n    pattern: 'Woke'\n"
+                + "    examples: [Woke]\n",
+            "c.yml:5: vocabulary[0].keywords: missing"
+        ),
+        (
+            "version: 1\nvocabulary:\n  - id: x\n    event: did-become-active\n    message: Woke up\n"
+                + "    examples: [Slept]\n",
+            "c.yml:6: vocabulary[0].examples: the message \"Slept\" contains none of the keywords Woke"
+        ),
+        (
+            "version: 1\nvocabulary:\n  - id: x\n    event: did-become-active\n    pattern: '(active'\n"
+                + "    keywords: [active]\n    examples: [active]\n",
+            "c.yml:5: vocabulary[0].pattern: pattern does not compile"
         ),
         (
             "version: 1\nprefixes:\n  - id: tag\n    pattern: \"TAG \"\n    samples:\n"

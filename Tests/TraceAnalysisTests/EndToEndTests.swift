@@ -202,4 +202,13 @@ extension EndToEndTests {
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown input format \"nope\"; known formats: nslog-modern"))
     }
+
+    @Test func vocabularyPrintsTheEffectiveTable() throws {
+        let builtin = try TestSupport.run(["vocabulary"])
+        #expect(builtin.status == 0)
+        for entry in Vocabulary.builtin.entries { #expect(builtin.stdout.contains("  \(entry.id) "), "\(entry.id)") }
+        let custom = try TestSupport.run(["vocabulary", "--config", "samples/custom/trace-analyze.yml"])
+        #expect(custom.stdout.contains("Your entries (samples/custom/trace-analyze.yml):"))
+        #expect(custom.stdout.contains("team-became-active"))
+    }
 }
