@@ -332,22 +332,28 @@ extension Vocabulary {
             bait: ["-[FirstViewController willMoveToParentViewController:]"]),
     ]
 
-    /// `Application 'UIKitApplication:com.example.app[0x1a2b]'` as SpringBoard names an app (the pid in brackets
-    /// after it on some versions).
+    /// `Application 'UIKitApplication:com.example.app[0x1a2b]'` as SpringBoard names an app (straight or curly
+    /// quotes; the `[0x…]` is launchd's job token, not a pid).
     static let springBoardApp =
-        #"\bApplication '(?:UIKitApplication:)?(?<bundle>[\w.-]+)\[0x[0-9a-fA-F]+\](?:\[(?<pid>\d+)\])?'"#
-    /// `(UIKitApplication:com.example.app[0x1a2b][567])` as launchd names a job.
-    static let launchdJob = #"\((?:UIKitApplication:)?(?<bundle>[\w.-]+)\[0x[0-9a-fA-F]+\](?:\[(?<pid>\d+)\])?\)"#
+        #"\bApplication (?:'|‘|’)(?:UIKitApplication:)?(?<bundle>[\w.-]+)\[0x[0-9a-fA-F]+\](?:\[(?<pid>\d+)\])?(?:'|‘|’)"#
+    /// `(UIKitApplication:com.example.app[0x1a2b][567])`, `(org.example.main.358432[73977])` as launchd names a job.
+    static let launchdJob =
+        #"\((?:UIKitApplication:)?(?<bundle>[\w.-]+?)(?:\[(?:0x)?[0-9a-fA-F]+\])?(?:\[rb-legacy\])?\[(?<pid>\d+)\]\):?(?: <\w+>:)?"#
+    /// `[app<com.example.app(UUID)>:4242]` as RunningBoard and FrontBoard name a process.
+    static let runningBoardApp = #"\[(?:app|application)<(?<bundle>[\w.-]+)(?:\([^)]*\))?>:(?<pid>\d+)\]"#
 
-    /// Lines of the debugger, SpringBoard, launchd and the kernel that say a process ended and why. Their named
-    /// captures (`pid`, `name`, `bundle`, `signal`) say which process: without them, the line's own app.
+    /// Lines of the debugger, SpringBoard, RunningBoard, launchd and the kernel that say a process ended and why.
+    /// Their named captures (`pid`, `name`, `bundle`, `signal`) say which process: without them, the line's own app.
+    /// Spellings are from real captures (see `Documentation/LifecycleModel.md`).
     static let exitEvidence: [VocabularyEntry] = [
         VocabularyEntry(
             id: "debugger-terminated-signal", event: .exitSignal,
-            pattern: #"\bTerminated due to signal:? (?<signal>\d+)\b"#, keywords: ["terminated"],
+            pattern: #"\bTerminated due to signal:? (?<signal>\d+)\b|\bMessage from debugger: killed\b"#,
+            keywords: ["terminated", "debugger"],
             examples: [
                 "Message from debugger: Terminated due to signal 9",
                 "Message from debugger: Terminated due to signal 15",
+                "Message from debugger: killed",
             ],
             bait: ["Message from debugger: The LLDB RPC server has crashed."]),
         VocabularyEntry(
@@ -356,10 +362,11 @@ extension Vocabulary {
             examples: ["Message from debugger: Terminated due to memory issue"]),
         VocabularyEntry(
             id: "springboard-exited-via-signal", event: .exitSignal,
-            pattern: springBoardApp + #" exited abnormally via signal(?: (?<signal>\d+))?"#, keywords: ["exited"],
+            pattern: springBoardApp + #" exited abnormally (?:via|with) signal(?: (?<signal>\d+))?"#,
+            keywords: ["exited"],
             examples: [
                 "Application 'UIKitApplication:io.heypiotr.EddyBckgrnd[0x3164]' exited abnormally via signal.",
-                "Application 'UIKitApplication:com.example.journal[0x8a1c]' exited abnormally via signal 9 (Killed: 9)",
+                "Application ‘UIKitApplication:com.gx.uxart[0x57b0]’ exited abnormally with signal 9: Killed: 9",
             ]),
         VocabularyEntry(
             id: "springboard-exited-with-status", event: .exitCrash,
@@ -369,6 +376,14 @@ extension Vocabulary {
             ]
         ),
         VocabularyEntry(
+            id: "springboard-crashed", event: .exitCrash,
+            pattern: springBoardApp + #" (?:crashed|exited for an unknown reason)\b"#,
+            keywords: ["crashed", "unknown"],
+            examples: [
+                "Application 'UIKitApplication:www.perivalebluebell.icdab-nsdata[0x51b9]' crashed.",
+                "Application 'UIKitApplication:www.perivalebluebell.icdab-nsdata[0x51b9]' exited for an unknown reason.",
+            ]),
+        VocabularyEntry(
             id: "springboard-exited-voluntarily", event: .exitVoluntary,
             pattern: springBoardApp + #" exited voluntarily"#, keywords: ["voluntarily"],
             examples: ["Application 'UIKitApplication:com.example.journal[0x8a1c]' exited voluntarily."]),
@@ -377,46 +392,95 @@ extension Vocabulary {
             pattern: springBoardApp + #" was killed by jetsam"#, keywords: ["jetsam"],
             examples: ["Application 'UIKitApplication:io.heypiotr.EddyBckgrnd[0xc435]' was killed by jetsam."]),
         VocabularyEntry(
+            id: "runningboard-termination-reported", event: .exitSignal,
+            pattern: runningBoardApp + #" termination reported by launchd \(\d+, \d+, (?<signal>\d+)\)"#,
+            keywords: ["termination"],
+            examples: [
+                "[application<com.AppCo.MyApp>:432] termination reported by launchd (2, 10, 10)",
+                "[app<com.example.journal(8E2C6A51-7B4F-4B7E-9E35-1C2D3E4F5A6B)>:4242] termination reported by launchd (2, 9, 9)",
+            ]),
+        VocabularyEntry(
+            id: "runningboard-process-exited-signal", event: .exitSignal,
+            pattern:
+                runningBoardApp
+                + #" Process exited: <RBSProcessExitContext\| specific, status:<RBSProcessExitStatus\| domain:signal\(\d+\) code:SIG\w+\((?<signal>\d+)\)>"#,
+            keywords: ["exited"],
+            examples: [
+                "[app<com.boardsesh.app>:85886] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGSEGV(11)>>."
+            ]),
+        VocabularyEntry(
+            id: "frontboard-process-exited-watchdog", event: .exitWatchdog,
+            pattern: runningBoardApp + #" Process exited: <(?:RBS|FB)ProcessExitContext[|;] watchdog"#,
+            keywords: ["watchdog"],
+            examples: [
+                #"[application<com.example.journal>:796] Process exited: <FBProcessExitContext; watchdog ("watchdog provision violated")>."#
+            ]),
+        VocabularyEntry(
+            id: "runningboard-process-exited-voluntarily", event: .exitVoluntary,
+            pattern: runningBoardApp + #" Process exited: <RBSProcessExitContext\| voluntary>"#,
+            keywords: ["voluntary"],
+            examples: ["[app<com.example.journal>:4242] Process exited: <RBSProcessExitContext| voluntary>."]),
+        VocabularyEntry(
             id: "launchd-exited-due-to-signal", event: .exitSignal,
             pattern: launchdJob + #" Service exited due to (?:signal: [A-Za-z: ]+?(?<signal>\d+)|SIG[A-Z]+)"#,
             keywords: ["exited"],
             examples: [
-                "(UIKitApplication:com.example.journal[0x8a1c][4242]) Service exited due to signal: Killed: 9",
+                "(org.hacx.hacxdaemon[7473]) <Notice>: Service exited due to signal: Killed: 9",
                 "(UIKitApplication:com.example.journal[0x8a1c][4242]) Service exited due to SIGKILL",
             ]),
         VocabularyEntry(
             id: "launchd-exited-abnormal-code", event: .exitCrash,
             pattern: launchdJob + #" Service exited with abnormal code: \d+"#, keywords: ["abnormal"],
-            examples: ["(UIKitApplication:com.example.journal[0x8a1c][4242]) Service exited with abnormal code: 1"]),
+            examples: [
+                "(org.example.main.358432[73977]) Service exited with abnormal code: 1",
+                "(UIKitApplication:net.dot.HelloiOS[9a0b][rb-legacy][57331]): Service exited with abnormal code: 200",
+            ]),
         VocabularyEntry(
-            id: "kernel-jetsam", event: .exitMemory,
+            id: "kernel-jetsam-kill", event: .exitMemory,
             pattern: #"\b(?:memorystatus[\w:]*|jetsam): (?:[\w-]+ )*?pid (?<pid>\d+) \[(?<name>[^\]]+)\]"#,
             keywords: ["memorystatus", "jetsam"],
             examples: [
-                "memorystatus_thread: idle exiting pid 4242 [Journal]",
-                "memorystatus: killing_specific_process pid 4242 [Journal] (per-process-limit 3) - memorystatus_available_pages: 5841",
+                "memorystatus: killing_specific_process pid 14871 [keyboard] (per-process-limit 100 16s rf:-) 78848KB - memorystatus_available_pages: 121472"
             ]),
         VocabularyEntry(
-            id: "kernel-exc-resource-memory", event: .exitMemory,
-            pattern: #"\bEXC_RESOURCE -> (?<name>[^\[\]]+)\[(?<pid>\d+)\] exceeded mem limit: [\w ]+ \d+ MB \(fatal\)"#,
-            keywords: ["exc_resource"],
-            examples: ["EXC_RESOURCE -> Journal[4242] exceeded mem limit: ActiveHard 1400 MB (fatal)"],
-            bait: ["EXC_RESOURCE -> Journal[4242] exceeded mem limit: ActiveSoft 1000 MB (non-fatal)"]),
+            id: "kernel-memory-limit-fatal", event: .exitMemory,
+            pattern:
+                #"\b(?:EXC_RESOURCE ->|memorystatus:) (?<name>[^\[\]]+?) ?\[(?<pid>\d+)\] exceeded mem limit: [\w ]+ \d+ MB \(fatal\)"#,
+            keywords: ["exc_resource", "memorystatus"],
+            examples: [
+                "EXC_RESOURCE -> duetexpertd[37309] exceeded mem limit: InactiveHard 14 MB (fatal)",
+                "memorystatus: keyboard [14871] exceeded mem limit: ActiveHard 77 MB (fatal)",
+            ],
+            bait: ["memorystatus: keyboard [14871] exceeded mem limit: ActiveSoft 1536 MB (non-fatal)"]),
+        VocabularyEntry(
+            id: "report-system-memory-jetsam", event: .exitMemory,
+            pattern: #"\bProcess (?<name>\S+) \[(?<pid>\d+)\] killed by jetsam\b"#, keywords: ["jetsam"],
+            examples: ["ReportSystemMemory  Process KeyboardSpike [994] killed by jetsam reason per-process-limit"]),
         VocabularyEntry(
             id: "watchdog-forcing-crash-report", event: .exitWatchdog,
             pattern:
                 #"\bForcing crash report of <FBApplicationProcess: 0x[0-9a-fA-F]+; (?<name>[^;()<>]+?)(?: \((?<bundle>[\w.-]+)\))?; pid: (?<pid>\d+)>"#,
             keywords: ["forcing"],
             examples: [
-                "Forcing crash report of <FBApplicationProcess: 0x15fd3b40; Journal (com.example.journal); pid: 4242> (reason: 1, description: com.example.journal failed to scene-create in time)"
+                "Forcing crash report of <FBApplicationProcess: 0x1394b57d0; SQLCipherVsShar; pid: 4146> (reason: 4, description: …)"
             ]),
         VocabularyEntry(
-            id: "watchdog-8badf00d", event: .exitWatchdog, pattern: #"\b0x8badf00d\b"#, keywords: ["8badf00d"],
-            examples: ["Termination Reason: Namespace SPRINGBOARD, Code 0x8badf00d"]),
+            id: "watchdog-8badf00d", event: .exitWatchdog,
+            pattern:
+                #"\b0x8badf00d\b|\bFRONTBOARD 2343432205\b|\bscene-(?:create|update) watchdog transgression(?:: application<(?<bundle>[\w.-]+)>:(?<pid>\d+))?"#,
+            keywords: ["8badf00d", "2343432205", "watchdog"],
+            examples: [
+                "Termination Reason: Namespace SPRINGBOARD, Code 0x8badf00d",
+                "Termination Reason: FRONTBOARD 2343432205",
+                "Termination Description: SPRINGBOARD, scene-update watchdog transgression: application<com.example.journal>:307 exhausted real (wall clock) time allowance of 10.00 seconds",
+            ]),
         VocabularyEntry(
-            id: "segmentation-fault", event: .exitCrash, pattern: #"(?:\b(?<pid>\d+) )?Segmentation fault\b"#,
+            id: "segmentation-fault", event: .exitCrash, pattern: #"(?:\b(?<pid>\d+) +)?Segmentation fault\b"#,
             keywords: ["segmentation"],
-            examples: ["Segmentation fault: 11", "/bin/sh: line 1: 12345 Segmentation fault: 11  ./Journal"]),
+            examples: [
+                "/bin/bash: line 1: 72427 Segmentation fault: 11  /tmp/lode_seg",
+                "setup-hook: line 1:  9083 Segmentation fault: 11  xcodebuild", "zsh: segmentation fault  ./vuln64 h",
+            ]),
     ]
 
     /// Messages from real captures that look like lifecycle lines and are not.
