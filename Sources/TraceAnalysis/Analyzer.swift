@@ -334,6 +334,7 @@ final class InputAnalysis {
             }
             lastEvent = event
             if !timeline.name.isEmpty { appNames.insert(timeline.name) }
+            if recognizer.isAppKit(entry: entry) { timeline.isAppKit = true }
             let scene = event.family == .scene ? recognizer.sceneIdentity(in: message) ?? "" : nil
             timeline.handle(EventOccurrence(event: event, line: number, time: time), scene: scene)
         }

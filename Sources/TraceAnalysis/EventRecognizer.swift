@@ -19,6 +19,8 @@ public final class EventRecognizer {
         /// Matches when a message holds one of the entries' keywords; nil when some entry declares none.
         let keywords: Regex?
         let events: [LifecycleEvent]
+        /// Per entry: whether it is a Mac-only spelling.
+        let appKit: [Bool]
         /// Entries whose pattern names what it is about (`pid`, `name`, `bundle`, `signal`), compiled alone.
         let details: [Int: Regex]
 
@@ -56,6 +58,7 @@ public final class EventRecognizer {
             self.events = vocabulary.entries.map(\.event)
             self.keywords = try Compiled.keywordFilter(vocabulary)
             self.details = details
+            self.appKit = vocabulary.entries.map(\.appKit)
         }
 
         /// `(?<name>` → `(?:` (lookbehinds `(?<=` and `(?<!` are left alone).
@@ -100,6 +103,7 @@ public final class EventRecognizer {
     private let events: [LifecycleEvent]
     private let details: [Int: Matcher]
     private let sceneIdentity: Matcher
+    private let appKit: [Bool]
 
     /// How a scene's identity shows in a message: the scene delegate or the window scene printed with its
     /// address (`<App.SceneDelegate: 0x600003f6cc40>`, `<UIWindowScene: 0x14cc2f9e0; …>`), or its
@@ -122,7 +126,11 @@ public final class EventRecognizer {
         self.events = compiled.events
         self.details = compiled.details.mapValues { Matcher($0) }
         self.sceneIdentity = Matcher(Self.sceneIdentityRegex)
+        self.appKit = compiled.appKit
     }
+
+    /// Whether the entry at `index` is a spelling only a Mac app writes.
+    public func isAppKit(entry index: Int) -> Bool { appKit[index] }
 
     /// The identity of the scene a scene callback's message names, when it names one.
     public func sceneIdentity(in message: UnsafeRawBufferPointer) -> String? {

@@ -23,6 +23,13 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
     case scenePhaseActive = "scene-phase-active"
     case scenePhaseInactive = "scene-phase-inactive"
     case scenePhaseBackground = "scene-phase-background"
+    // AppKit (macOS) callbacks UIKit does not have (the shared ones are the app-delegate cases above)
+    case appKitWillBecomeActive = "appkit-will-become-active"
+    case appKitDidResignActive = "appkit-did-resign-active"
+    case appKitWillHide = "appkit-will-hide"
+    case appKitDidHide = "appkit-did-hide"
+    case appKitWillUnhide = "appkit-will-unhide"
+    case appKitDidUnhide = "appkit-did-unhide"
     // View controller milestones
     case awakeFromNib = "awake-from-nib"
     case loadView = "load-view"
@@ -44,6 +51,7 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case appDelegate = "app-delegate"
         case scene
         case swiftUI = "swiftui"
+        case appKit = "appkit"
         case viewController = "view-controller"
         case exitEvidence = "exit-evidence"
     }
@@ -60,6 +68,9 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
             return .scene
         case .scenePhaseActive, .scenePhaseInactive, .scenePhaseBackground:
             return .swiftUI
+        case .appKitWillBecomeActive, .appKitDidResignActive, .appKitWillHide, .appKitDidHide, .appKitWillUnhide,
+            .appKitDidUnhide:
+            return .appKit
         default:
             return .appDelegate
         }
@@ -137,6 +148,12 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case .scenePhaseActive: return "scenePhase .active"
         case .scenePhaseInactive: return "scenePhase .inactive"
         case .scenePhaseBackground: return "scenePhase .background"
+        case .appKitWillBecomeActive: return "applicationWillBecomeActive"
+        case .appKitDidResignActive: return "applicationDidResignActive"
+        case .appKitWillHide: return "applicationWillHide"
+        case .appKitDidHide: return "applicationDidHide"
+        case .appKitWillUnhide: return "applicationWillUnhide"
+        case .appKitDidUnhide: return "applicationDidUnhide"
         case .exitSignal: return "exit (signal)"
         case .exitMemory: return "exit (memory)"
         case .exitWatchdog: return "exit (watchdog)"

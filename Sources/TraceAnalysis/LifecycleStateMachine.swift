@@ -47,7 +47,10 @@ struct LifecycleStateMachine {
     /// What `event` counts as in this lane, or nil when the lane does not follow it.
     private func kind(of event: LifecycleEvent, before: AppState) -> LifecycleEvent? {
         switch lane {
-        case .app: return event.isTransition ? event : nil
+        case .app:
+            // A Mac app that logs only the did… callbacks: didResignActive is its way out of active.
+            if event == .appKitDidResignActive { return before == .active ? .willResignActive : nil }
+            return event.isTransition ? event : nil
         case .scene:
             switch event {
             case .sceneWillConnect, .sceneDidDisconnect: return event

@@ -28,6 +28,9 @@ final class ProcessTimeline {
     private var firstSceneCallback: EventOccurrence?
     private var mixedReported = false
     private var otherViolations: [Violation] = []
+    /// A Mac app (it logged an AppKit-only callback or spelling): no background, and no willTerminate is no kill
+    /// (macOS ends apps by sudden termination).
+    var isAppKit = false
 
     /// A scene's own machine and detector.
     private struct SceneLane {
@@ -172,7 +175,7 @@ final class ProcessTimeline {
     /// A successor whose first line is earlier in time than this one's last line (a capture pasted out of time
     /// order, as in the corpus's multi-run blog post) is no evidence of a kill, so nothing is inferred.
     func replaced(by successor: ProcessTimeline) {
-        if exit != nil { return }  // the exit evidence already ended it
+        if exit != nil || isAppKit { return }  // the exit evidence already ended it; a Mac app may just quit
         if let last = lastTime, let next = successor.firstTime, next < last { return }
         detectorBeforeInferredKill = detector
         detector.killed(
@@ -200,6 +203,15 @@ final class ProcessTimeline {
             episodes += lane.detector.episodes.map { episode in
                 var episode = episode
                 episode.scene = key
+                return episode
+            }
+        }
+        if isAppKit {
+            // Losing focus and getting it back is switching apps; ending inactive is ordinary on a Mac.
+            episodes = episodes.compactMap { episode in
+                guard episode.scenario != .unresolvedInterruption else { return nil }
+                var episode = episode
+                if episode.scenario == .interruption { episode.causes = Scenario.appKitInterruptionCauses }
                 return episode
             }
         }

@@ -1,5 +1,10 @@
 /// Which user or system action caused an episode. The raw values are a public contract (JSON, CI assertions).
 public enum Scenario: String, Sendable, Codable, CaseIterable {
+    /// The candidate causes of an `interruption` of a Mac app: it lost focus and got it back.
+    public static let appKitInterruptionCauses = [
+        "switched to another app and back", "a system dialog, panel or menu-bar extra took focus",
+    ]
+
     case launch
     case backgroundLaunch = "background-launch"
     case enterBackground = "enter-background"

@@ -1,7 +1,8 @@
 extension Vocabulary {
     /// The built-in vocabulary: every UIKit app-delegate callback and view-controller milestone, however
     /// people log it (bare selector, `__PRETTY_FUNCTION__`, Swift `#function`, notification names, free text).
-    public static let builtin = Vocabulary(entries: appDelegate + scene + swiftUI + viewController + exitEvidence)
+    public static let builtin = Vocabulary(
+        entries: appDelegate + scene + swiftUI + appKit + viewController + exitEvidence)
 
     // MARK: Pattern pieces
 
@@ -64,7 +65,7 @@ extension Vocabulary {
                 "UIApplicationDidFinishLaunchingNotification",
                 "UIApplication.didFinishLaunchingNotification",
             ],
-            bait: ["didFinishLaunchingObserver added", "NSApplicationDidFinishLaunchingNotification"]),
+            bait: ["didFinishLaunchingObserver added"]),
         VocabularyEntry(
             id: "uikit-did-become-active", event: .didBecomeActive,
             pattern: callback("did become active"), keywords: ["active"],
@@ -81,7 +82,7 @@ extension Vocabulary {
                 "didBecomeActive",
             ],
             bait: [
-                "NSApplicationDidBecomeActiveNotification", "Became active",
+                "Became active",
                 "observing .didBecomeActive",
             ]),
         VocabularyEntry(
@@ -284,6 +285,74 @@ extension Vocabulary {
                 "scenePhase: background", "Scene phase changed to: background", "ScenePhase.background",
                 "scenePhase changed: .background",
             ]),
+    ]
+
+    /// An NSApplicationDelegate callback or its `NSApplication` notification.
+    static func appKitCallback(_ name: String) -> String {
+        let tail = words(name) + "(?:[ _]?notification)?" + boundaryAfter
+        return "(?:" + boundaryBefore + #"(?:NS)?application(?:[ _.:]|\(_:)? ?"# + tail + "|" + bareBoundaryBefore
+            + tail
+            + ")"
+    }
+
+    /// `NSApplicationDidBecomeActiveNotification`, `NSApplication.didBecomeActiveNotification`: a callback UIKit
+    /// shares, in a spelling only a Mac app writes.
+    static func appKitNotification(_ name: String) -> String {
+        boundaryBefore + "NSApplication[ _.]?" + words(name) + "[ _]?notification" + boundaryAfter
+    }
+
+    static let appKit: [VocabularyEntry] = [
+        VocabularyEntry(
+            id: "appkit-will-become-active", event: .appKitWillBecomeActive,
+            pattern: appKitCallback("will become active"),
+            keywords: ["active"],
+            examples: [
+                "applicationWillBecomeActive:", "applicationWillBecomeActive(_:)",
+                "NSApplicationWillBecomeActiveNotification", "NSApplication.willBecomeActiveNotification",
+            ]),
+        VocabularyEntry(
+            id: "appkit-did-resign-active", event: .appKitDidResignActive, pattern: appKitCallback("did resign active"),
+            keywords: ["active"],
+            examples: [
+                "applicationDidResignActive:", "-[AppDelegate applicationDidResignActive:]",
+                "applicationDidResignActive(_:)", "NSApplicationDidResignActiveNotification",
+            ]),
+        VocabularyEntry(
+            id: "appkit-will-hide", event: .appKitWillHide, pattern: appKitCallback("will hide"), keywords: ["hide"],
+            examples: ["applicationWillHide", "applicationWillHide(_:)", "NSApplication.willHideNotification"]),
+        VocabularyEntry(
+            id: "appkit-did-hide", event: .appKitDidHide, pattern: appKitCallback("did hide"), keywords: ["hide"],
+            examples: ["applicationDidHide:", "applicationDidHide(_:)", "NSApplicationDidHideNotification"]),
+        VocabularyEntry(
+            id: "appkit-will-unhide", event: .appKitWillUnhide, pattern: appKitCallback("will unhide"),
+            keywords: ["unhide"], examples: ["applicationWillUnhide:", "applicationWillUnhide(_:)"]),
+        VocabularyEntry(
+            id: "appkit-did-unhide", event: .appKitDidUnhide, pattern: appKitCallback("did unhide"),
+            keywords: ["unhide"],
+            examples: ["applicationDidUnhide", "applicationDidUnhide(_:)", "NSApplicationDidUnhideNotification"]),
+        VocabularyEntry(
+            id: "appkit-will-finish-launching-notification", event: .willFinishLaunching,
+            pattern: appKitNotification("will finish launching"), keywords: ["launching"],
+            examples: ["NSApplicationWillFinishLaunchingNotification"], appKit: true),
+        VocabularyEntry(
+            id: "appkit-did-finish-launching-notification", event: .didFinishLaunching,
+            pattern: appKitNotification("did finish launching"), keywords: ["launching"],
+            examples: ["NSApplicationDidFinishLaunchingNotification", "NSApplication.didFinishLaunchingNotification"],
+            appKit: true),
+        VocabularyEntry(
+            id: "appkit-did-become-active-notification", event: .didBecomeActive,
+            pattern: appKitNotification("did become active"), keywords: ["active"],
+            examples: ["NSApplicationDidBecomeActiveNotification", "NSApplication.didBecomeActiveNotification"],
+            appKit: true),
+        VocabularyEntry(
+            id: "appkit-will-resign-active-notification", event: .willResignActive,
+            pattern: appKitNotification("will resign active"), keywords: ["active"],
+            examples: ["NSApplicationWillResignActiveNotification"], appKit: true),
+        VocabularyEntry(
+            id: "appkit-will-terminate-notification", event: .willTerminate,
+            pattern: appKitNotification("will terminate"), keywords: ["terminate"],
+            examples: ["NSApplicationWillTerminateNotification", "NSApplication.willTerminateNotification"],
+            appKit: true),
     ]
 
     static let viewController: [VocabularyEntry] = [

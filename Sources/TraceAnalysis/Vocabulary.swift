@@ -20,12 +20,15 @@ public struct VocabularyEntry: Sendable, Codable, Hashable {
     /// Defined in a configuration file (a team's own messages), not built in. A built-in entry's bait may be a
     /// user entry's example: teams log what they like.
     public var userDefined: Bool
+    /// The spelling only a Mac app writes (`NSApplicationDidBecomeActiveNotification`): its process follows AppKit.
+    public var appKit: Bool
 
     public init(
         id: String, event: LifecycleEvent, pattern: String, keywords: [String] = [], examples: [String],
-        bait: [String] = [], userDefined: Bool = false
+        bait: [String] = [], userDefined: Bool = false, appKit: Bool = false
     ) {
         self.userDefined = userDefined
+        self.appKit = appKit || event.family == .appKit
         self.id = id
         self.event = event
         self.pattern = pattern

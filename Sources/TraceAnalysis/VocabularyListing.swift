@@ -6,7 +6,7 @@ public enum VocabularyListing {
             + "shows what each line was read as.\n"
         let families: [(LifecycleEvent.Family, String)] = [
             (.appDelegate, "App delegate (UIKit)"), (.scene, "Scene delegate (iOS 13+)"),
-            (.swiftUI, "SwiftUI scenePhase"),
+            (.swiftUI, "SwiftUI scenePhase"), (.appKit, "AppKit (macOS)"),
             (.viewController, "View-controller milestones"),
             (.exitEvidence, "Exit evidence (debugger and system lines)"),
         ]
@@ -25,7 +25,9 @@ public enum VocabularyListing {
             for entry in user { out += line(entry) }
         }
         for (family, title) in families {
-            let entries = vocabulary.entries.filter { !$0.userDefined && $0.event.family == family }
+            let entries = vocabulary.entries.filter { entry in
+                !entry.userDefined && (entry.appKit ? .appKit : entry.event.family) == family
+            }
             guard !entries.isEmpty else { continue }
             out += "\n\(title):\n"
             for entry in entries { out += line(entry) }
