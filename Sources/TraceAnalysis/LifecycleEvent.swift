@@ -30,6 +30,8 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
     case appKitDidHide = "appkit-did-hide"
     case appKitWillUnhide = "appkit-will-unhide"
     case appKitDidUnhide = "appkit-did-unhide"
+    // System notices about the app
+    case sceneLifecycleRequired = "scene-lifecycle-required"
     // View controller milestones
     case awakeFromNib = "awake-from-nib"
     case loadView = "load-view"
@@ -52,6 +54,7 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case scene
         case swiftUI = "swiftui"
         case appKit = "appkit"
+        case system
         case viewController = "view-controller"
         case exitEvidence = "exit-evidence"
     }
@@ -71,6 +74,8 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case .appKitWillBecomeActive, .appKitDidResignActive, .appKitWillHide, .appKitDidHide, .appKitWillUnhide,
             .appKitDidUnhide:
             return .appKit
+        case .sceneLifecycleRequired:
+            return .system
         default:
             return .appDelegate
         }
@@ -154,6 +159,7 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
         case .appKitDidHide: return "applicationDidHide"
         case .appKitWillUnhide: return "applicationWillUnhide"
         case .appKitDidUnhide: return "applicationDidUnhide"
+        case .sceneLifecycleRequired: return "UIScene lifecycle required (TN3187)"
         case .exitSignal: return "exit (signal)"
         case .exitMemory: return "exit (memory)"
         case .exitWatchdog: return "exit (watchdog)"

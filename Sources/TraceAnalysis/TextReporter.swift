@@ -102,6 +102,10 @@ public struct TextReporter: Sendable {
                 out += dim("      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)") + "\n"
             }
         }
+        if let notice = process.events.first(where: { $0.event == .sceneLifecycleRequired }) {
+            out += paint(.yellow, "    ⚠ UIKit") + "  L\(notice.line)  the app does not adopt the UIScene lifecycle "
+            out += "(TN3187): an assert in a future iOS\n"
+        }
         if let exit = process.exit {
             let what = exit.signal.map { "\(exit.reason.rawValue), signal \($0)" } ?? exit.reason.rawValue
             out += paint(.yellow, "    exit  \(what)") + "  L\(exit.line)  \(Sanitizer.terminal(exit.evidence))\n"

@@ -2,7 +2,7 @@ extension Vocabulary {
     /// The built-in vocabulary: every UIKit app-delegate callback and view-controller milestone, however
     /// people log it (bare selector, `__PRETTY_FUNCTION__`, Swift `#function`, notification names, free text).
     public static let builtin = Vocabulary(
-        entries: appDelegate + scene + swiftUI + appKit + viewController + exitEvidence)
+        entries: appDelegate + scene + swiftUI + appKit + viewController + exitEvidence + system)
 
     // MARK: Pattern pieces
 
@@ -550,6 +550,19 @@ extension Vocabulary {
                 "/bin/bash: line 1: 72427 Segmentation fault: 11  /tmp/lode_seg",
                 "setup-hook: line 1:  9083 Segmentation fault: 11  xcodebuild", "zsh: segmentation fault  ./vuln64 h",
             ]),
+    ]
+
+    /// UIKit's notices about the app itself (Apple TN3187: apps that do not adopt the UIScene lifecycle).
+    static let system: [VocabularyEntry] = [
+        VocabularyEntry(
+            id: "uikit-scene-lifecycle-required", event: .sceneLifecycleRequired,
+            pattern:
+                #"\bThis process does not adopt UIScene lifecycle\b|`?UIScene`? lifecycle will soon be required\b"#,
+            keywords: ["uiscene"],
+            examples: [
+                "CLIENT OF UIKIT REQUIRES UPDATE: This process does not adopt UIScene lifecycle. This will become an assert in a future version.",
+                "`UIScene` lifecycle will soon be required. Failure to adopt will result in an assert in the future.",
+            ])
     ]
 
     /// Messages from real captures that look like lifecycle lines and are not.

@@ -8,7 +8,7 @@ public enum VocabularyListing {
             (.appDelegate, "App delegate (UIKit)"), (.scene, "Scene delegate (iOS 13+)"),
             (.swiftUI, "SwiftUI scenePhase"), (.appKit, "AppKit (macOS)"),
             (.viewController, "View-controller milestones"),
-            (.exitEvidence, "Exit evidence (debugger and system lines)"),
+            (.exitEvidence, "Exit evidence (debugger and system lines)"), (.system, "System notices"),
         ]
         let widths = (
             id: (vocabulary.entries.map(\.id.count).max() ?? 0) + 2,

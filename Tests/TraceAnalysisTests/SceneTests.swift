@@ -155,4 +155,16 @@ struct SceneTests {
         #expect(identity("sceneDidBecomeActive persistentIdentifier = 58E4D271-1D3C-4B0E") == "58E4D271-1D3C-4B0E")
         #expect(identity("sceneDidBecomeActive(_:)") == nil)
     }
+
+    @Test func uikitsSceneAdoptionNoticeIsAnEventThatChangesNothing() throws {
+        let process = try Self.analyze(
+            """
+            0.000 application(_:didFinishLaunchingWithOptions:)
+            0.010 CLIENT OF UIKIT REQUIRES UPDATE: This process does not adopt UIScene lifecycle. This will become an assert in a future version.
+            0.050 applicationDidBecomeActive(_:)
+            """)
+        #expect(process.events.map(\.event) == [.didFinishLaunching, .sceneLifecycleRequired, .didBecomeActive])
+        #expect(process.episodes.map(\.scenario) == [.launch])
+        #expect(process.violations.isEmpty)
+    }
 }
