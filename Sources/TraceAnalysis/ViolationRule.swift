@@ -119,13 +119,10 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
             ]
         case .appAndSceneCallbacksMixed:
             return [
-                """
-                0.000 application(_:didFinishLaunchingWithOptions:)
-                0.010 scene(_:willConnectTo:options:)
-                0.020 sceneWillEnterForeground(_:)
-                0.030 sceneDidBecomeActive(_:)
-                ↓0.031 applicationDidBecomeActive(_:)
-                """,
+                ViolationRule.sceneLaunch + """
+
+                    ↓0.031 applicationDidBecomeActive(_:)
+                    """,
                 """
                 0.000 applicationWillResignActive(_:)
                 ↓0.001 sceneWillResignActive(_:)
@@ -197,17 +194,22 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
         case .appAndSceneCallbacksMixed:
             return [
                 // A scene-based app: the app delegate hears launch, memory and termination only.
-                """
-                0.000 application(_:didFinishLaunchingWithOptions:)
-                0.010 scene(_:willConnectTo:options:)
-                0.020 sceneWillEnterForeground(_:)
-                0.030 sceneDidBecomeActive(_:)
-                5.000 applicationDidReceiveMemoryWarning(_:)
-                9.000 sceneWillResignActive(_:)
-                9.100 sceneDidDisconnect(_:)
-                9.200 applicationWillTerminate(_:)
-                """
+                ViolationRule.sceneLaunch + """
+
+                    5.000 applicationDidReceiveMemoryWarning(_:)
+                    9.000 sceneWillResignActive(_:)
+                    9.100 sceneDidDisconnect(_:)
+                    9.200 applicationWillTerminate(_:)
+                    """
             ]
         }
     }
+
+    /// A scene-based app's launch, in the example notation: the app delegate, then the scene comes on screen.
+    static let sceneLaunch = """
+        0.000 application(_:didFinishLaunchingWithOptions:)
+        0.010 scene(_:willConnectTo:options:)
+        0.020 sceneWillEnterForeground(_:)
+        0.030 sceneDidBecomeActive(_:)
+        """
 }

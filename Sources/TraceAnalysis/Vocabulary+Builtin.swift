@@ -447,7 +447,7 @@ extension Vocabulary {
         VocabularyEntry(
             id: "springboard-crashed", event: .exitCrash,
             pattern: springBoardApp + #" (?:crashed|exited for an unknown reason)\b"#,
-            keywords: ["crashed", "unknown"],
+            keywords: ["crashed", "unknown reason"],
             examples: [
                 "Application 'UIKitApplication:www.perivalebluebell.icdab-nsdata[0x51b9]' crashed.",
                 "Application 'UIKitApplication:www.perivalebluebell.icdab-nsdata[0x51b9]' exited for an unknown reason.",
