@@ -2,9 +2,11 @@ import PCRE2Kit
 
 /// Tells which lifecycle event, if any, a message means.
 ///
-/// All vocabulary entries are compiled into one caseless alternation, each branch ending in `(*MARK:n)`,
-/// so one JIT-compiled search per message finds the entry (the leftmost match wins; entries are
-/// written so that no example matches two). Holds a ``Matcher``: one recogniser per thread.
+/// Entries are grouped by the keywords they declare. One caseless literal search finds a keyword in the message
+/// (most messages hold none and cost only that search); the keyword's group — the entries declaring it, compiled
+/// into one alternation whose branches end in `(*MARK:n)` — is then searched, and so on for later keywords of the
+/// message. Entries without keywords form a group tried on every message. Entries are written so that no example
+/// matches two. Holds ``Matcher``s: one recogniser per thread.
 public final class EventRecognizer {
     /// What a message was recognised as.
     public struct Recognition: Equatable, Sendable {
@@ -15,9 +17,12 @@ public final class EventRecognizer {
     /// The vocabulary's patterns, compiled once and shared by every recogniser (and thread).
     public struct Compiled: Sendable {
         public let vocabulary: Vocabulary
-        let combined: Regex
-        /// Matches when a message holds one of the entries' keywords; nil when some entry declares none.
-        let keywords: Regex?
+        /// Every keyword; keyword `k`'s entries are ``groups``[k].
+        let keywords: KeywordScanner
+        /// Per keyword: the entries that declare it, in vocabulary order.
+        let groups: [Regex]
+        /// The entries that declare no keyword (tried on every message); nil when every entry declares some.
+        let unfiltered: Regex?
         let events: [LifecycleEvent]
         /// Per entry: whether it is a Mac-only spelling.
         let appKit: [Bool]
@@ -44,21 +49,50 @@ public final class EventRecognizer {
                 }
                 if !regex.groupNumbers.isEmpty { details[index] = regex }
             }
-            // In the one alternation, named groups become plain groups (names may repeat across entries).
-            let branches = vocabulary.entries.enumerated().map { index, entry in
-                "(?:\(Self.anonymized(entry.pattern)))(*MARK:\(index))"
+            var keywords: [String] = []
+            var members: [[Int]] = []
+            var unfiltered: [Int] = []
+            for (index, entry) in vocabulary.entries.enumerated() {
+                if entry.keywords.isEmpty { unfiltered.append(index) }
+                for keyword in entry.keywords.map({ $0.lowercased() }) {
+                    if let position = keywords.firstIndex(of: keyword) {
+                        if members[position].last != index { members[position].append(index) }
+                    } else {
+                        keywords.append(keyword)
+                        members.append([index])
+                    }
+                }
+            }
+            // The search reports one keyword per position: where "terminate" is found, "terminated" may be there
+            // too, so a keyword's group also holds the entries of every keyword that contains it.
+            for (position, keyword) in keywords.enumerated() {
+                for (other, longer) in keywords.enumerated() where other != position && longer.contains(keyword) {
+                    members[position] = Array(Set(members[position] + members[other])).sorted()
+                }
+            }
+            self.vocabulary = vocabulary
+            self.groups = try members.map { indices throws(TraceAnalyzeError) in
+                try Self.alternation(indices, of: vocabulary)
+            }
+            self.unfiltered = unfiltered.isEmpty ? nil : try Self.alternation(unfiltered, of: vocabulary)
+            self.keywords = KeywordScanner(keywords)
+            self.events = vocabulary.entries.map(\.event)
+            self.details = details
+            self.appKit = vocabulary.entries.map(\.appKit)
+        }
+
+        /// The entries at `indices` as one caseless alternation, each branch marked with its entry's index. Named
+        /// groups become plain groups (names may repeat across entries).
+        private static func alternation(_ indices: [Int], of vocabulary: Vocabulary) throws(TraceAnalyzeError) -> Regex
+        {
+            let branches = indices.map { index in
+                "(?:\(anonymized(vocabulary.entries[index].pattern)))(*MARK:\(index))"
             }
             do {
-                combined = try Regex(
-                    branches.isEmpty ? "(*FAIL)" : "(?:" + branches.joined(separator: "|") + ")", options: [.caseless])
+                return try Regex("(?:" + branches.joined(separator: "|") + ")", options: [.caseless])
             } catch {
                 throw .invalidPattern(owner: "vocabulary", error: error)
             }
-            self.vocabulary = vocabulary
-            self.events = vocabulary.entries.map(\.event)
-            self.keywords = try Compiled.keywordFilter(vocabulary)
-            self.details = details
-            self.appKit = vocabulary.entries.map(\.appKit)
         }
 
         /// `(?<name>` → `(?:` (lookbehinds `(?<=` and `(?<!` are left alone).
@@ -79,27 +113,13 @@ public final class EventRecognizer {
             return out + rest
         }
 
-        /// One caseless literal alternation of every keyword: far cheaper than the patterns, which start with
-        /// lookbehinds that keep PCRE2 from skipping ahead.
-        private static func keywordFilter(_ vocabulary: Vocabulary) throws(TraceAnalyzeError) -> Regex? {
-            guard !vocabulary.entries.isEmpty, vocabulary.entries.allSatisfy({ !$0.keywords.isEmpty }) else {
-                return nil
-            }
-            var keywords: [String] = []
-            for keyword in vocabulary.entries.flatMap(\.keywords) where !keywords.contains(keyword.lowercased()) {
-                keywords.append(keyword.lowercased())
-            }
-            do {
-                return try Regex("(?:" + keywords.map(Regex.escape).joined(separator: "|") + ")", options: [.caseless])
-            } catch {
-                throw .invalidPattern(owner: "vocabulary keywords", error: error)
-            }
-        }
     }
 
     public let vocabulary: Vocabulary
-    private let matcher: Matcher
-    private let prefilter: Matcher?
+    private let keywords: KeywordScanner
+    private let groups: [Matcher]
+    private let unfiltered: Matcher?
+    private var tried: [Bool]
     private let events: [LifecycleEvent]
     private let details: [Int: Matcher]
     private let sceneIdentity: Matcher
@@ -121,8 +141,10 @@ public final class EventRecognizer {
     /// A recogniser over patterns compiled once (cheap: it only allocates match data).
     public init(compiled: Compiled) {
         self.vocabulary = compiled.vocabulary
-        self.matcher = Matcher(compiled.combined)
-        self.prefilter = compiled.keywords.map { Matcher($0) }
+        self.keywords = compiled.keywords
+        self.groups = compiled.groups.map { Matcher($0) }
+        self.unfiltered = compiled.unfiltered.map { Matcher($0) }
+        self.tried = Array(repeating: false, count: compiled.groups.count)
         self.events = compiled.events
         self.details = compiled.details.mapValues { Matcher($0) }
         self.sceneIdentity = Matcher(Self.sceneIdentityRegex)
@@ -148,11 +170,24 @@ public final class EventRecognizer {
     /// The index of the vocabulary entry the message means, or nil.
     @inline(__always)
     public func entryIndex(_ message: UnsafeRawBufferPointer) -> Int? {
-        if let prefilter, (try? prefilter.matches(message)) != true { return nil }
-        guard (try? matcher.matches(message)) == true, let mark = matcher.mark, let index = Int(mark) else {
-            return nil
+        var start = 0
+        var triedAny = false
+        defer { if triedAny { for index in tried.indices { tried[index] = false } } }
+        while let (group, position) = keywords.find(in: message, from: start) {
+            start = position + 1
+            if tried[group] { continue }
+            tried[group] = true
+            triedAny = true
+            if let entry = Self.search(groups[group], message) { return entry }
         }
-        return index
+        if let unfiltered { return Self.search(unfiltered, message) }
+        return nil
+    }
+
+    @inline(__always)
+    private static func search(_ matcher: Matcher, _ message: UnsafeRawBufferPointer) -> Int? {
+        guard (try? matcher.matches(message)) == true, let mark = matcher.mark else { return nil }
+        return Int(mark)
     }
 
     /// The event of the entry at `index`.

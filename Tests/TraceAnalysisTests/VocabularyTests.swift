@@ -55,3 +55,32 @@ struct VocabularyTests {
         #expect(throws: TraceAnalyzeError.self) { try vocabulary.validate() }
     }
 }
+
+@Suite("Keyword scanner")
+struct KeywordScannerTests {
+    static func find(_ scanner: KeywordScanner, _ text: String, from start: Int = 0) -> (Int, Int)? {
+        var copy = text
+        return copy.withUTF8 { scanner.find(in: UnsafeRawBufferPointer($0), from: start) }.map {
+            ($0.keyword, $0.position)
+        }
+    }
+
+    @Test func findsKeywordsWithoutCaseInOrderOfPosition() {
+        let scanner = KeywordScanner(["active", "terminate", "terminated", "x"])
+        #expect(Self.find(scanner, "App did become ACTIVE")! == (0, 15))
+        #expect(Self.find(scanner, "Terminated due to signal 9")!.1 == 0)
+        #expect(Self.find(scanner, "nothing here") == nil)
+        #expect(Self.find(scanner, "last byte x")! == (3, 10))
+        #expect(Self.find(scanner, "active and active", from: 1)! == (0, 11))
+        #expect(Self.find(scanner, "", from: 0) == nil)
+        #expect(Self.find(scanner, "activ") == nil)
+    }
+
+    @Test func everyBuiltInExampleHoldsAKeywordTheScannerFinds() throws {
+        let keywords = Array(Set(Vocabulary.builtin.entries.flatMap(\.keywords).map { $0.lowercased() })).sorted()
+        let scanner = KeywordScanner(keywords)
+        for entry in Vocabulary.builtin.entries {
+            for example in entry.examples { #expect(Self.find(scanner, example) != nil, "\(entry.id): \(example)") }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Finds any of a set of ASCII keywords in a message, without case, in one pass over its bytes.
+///
+/// The vocabulary's cheap first test: most log messages hold no keyword and cost only this scan. A 64 KiB table
+/// says which (lowercased) byte pairs begin a keyword, so each position of the message costs one lookup, and the
+/// keywords starting with that byte are compared only where the pair fits.
+struct KeywordScanner: Sendable {
+    /// Keyword bytes, lowercased, one after another; `ranges[k]` is keyword `k`'s slice.
+    private let bytes: [UInt8]
+    private let ranges: [Range<Int>]
+    /// For each lowercased first byte, the keywords starting with it: `order[starts[b]..<starts[b + 1]]`.
+    private let starts: [Int32]
+    private let order: [Int32]
+    /// 1 where a lowercased byte pair `first << 8 | second` begins some keyword.
+    private let pairs: [UInt8]
+
+    init(_ keywords: [String]) {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for keyword in keywords {
+            let lowered = keyword.utf8.map(Self.lower)
+            ranges.append(bytes.count..<(bytes.count + lowered.count))
+            bytes.append(contentsOf: lowered)
+        }
+        var starts = [Int32](repeating: 0, count: 257)
+        var order: [Int32] = []
+        for first in 0..<256 {
+            starts[first] = Int32(order.count)
+            for (index, range) in ranges.enumerated() where !range.isEmpty && bytes[range.lowerBound] == first {
+                order.append(Int32(index))
+            }
+        }
+        starts[256] = Int32(order.count)
+        var pairs = [UInt8](repeating: 0, count: 65_536)
+        var ones = false
+        for range in ranges where !range.isEmpty {
+            if range.count == 1 {
+                ones = true
+            } else {
+                pairs[Int(bytes[range.lowerBound]) << 8 | Int(bytes[range.lowerBound + 1])] = 1
+            }
+        }
+        if ones {
+            // A one-byte keyword matches before any pair: mark every pair it can begin.
+            for range in ranges where range.count == 1 {
+                for second in 0..<256 { pairs[Int(bytes[range.lowerBound]) << 8 | second] = 1 }
+            }
+        }
+        self.pairs = pairs
+        self.bytes = bytes
+        self.ranges = ranges
+        self.starts = starts
+        self.order = order
+    }
+
+    @inline(__always)
+    static func lower(_ byte: UInt8) -> UInt8 {
+        byte &- 65 < 26 ? byte | 0x20 : byte
+    }
+
+    /// The first keyword found at or after `start`: its index and where it begins.
+    func find(in message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)? {
+        let count = message.count
+        guard start < count else { return nil }
+        return pairs.withUnsafeBufferPointer { pairs in
+            var position = start
+            var first = Int(Self.lower(message[position]))
+            while position < count {
+                let second = position + 1 < count ? Int(Self.lower(message[position + 1])) : 0
+                if pairs[first << 8 | second] != 0 || position + 1 == count,
+                    let keyword = keyword(at: position, first: first, in: message)
+                {
+                    return (keyword, position)
+                }
+                first = second
+                position += 1
+            }
+            return nil
+        }
+    }
+
+    /// The keyword starting at `position`, if one does.
+    private func keyword(at position: Int, first: Int, in message: UnsafeRawBufferPointer) -> Int? {
+        var candidate = Int(starts[first])
+        let end = Int(starts[first + 1])
+        while candidate < end {
+            let keyword = Int(order[candidate])
+            let range = ranges[keyword]
+            if position + range.count <= message.count {
+                var offset = 1
+                while offset < range.count, Self.lower(message[position + offset]) == bytes[range.lowerBound + offset] {
+                    offset += 1
+                }
+                if offset == range.count { return keyword }
+            }
+            candidate += 1
+        }
+        return nil
+    }
+}
