@@ -158,14 +158,20 @@ struct LifecycleStateMachine {
         }
     }
 
-    mutating func report(
+    private mutating func report(
         _ rule: ViolationRule, _ occurrence: EventOccurrence, _ before: AppState, expected: String
     ) {
+        violations.append(Violation(rule, at: occurrence, input: input, before: before, expected: expected))
+    }
+}
+
+extension Violation {
+    /// A violation of `rule` at `occurrence`, with the message the reports print.
+    init(_ rule: ViolationRule, at occurrence: EventOccurrence, input: String, before: AppState, expected: String) {
         let situation = before == .unknown ? "as the first lifecycle event" : "while \(before.rawValue)"
-        let message = "\(occurrence.event.callbackName) \(situation); expected \(expected)"
-        violations.append(
-            Violation(
-                rule: rule, input: input, line: occurrence.line, time: occurrence.time, state: before,
-                event: occurrence.event, expected: expected, message: message))
+        self.init(
+            rule: rule, input: input, line: occurrence.line, time: occurrence.time, state: before,
+            event: occurrence.event, expected: expected,
+            message: "\(occurrence.event.callbackName) \(situation); expected \(expected)")
     }
 }

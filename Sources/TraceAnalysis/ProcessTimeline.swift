@@ -144,13 +144,12 @@ final class ProcessTimeline {
         guard let app = firstAppForeground, let scene = firstSceneCallback else { return }
         mixedReported = true
         let earlier = app.line < scene.line ? app : scene
-        var report = LifecycleStateMachine(input: input)
-        report.report(
-            .appAndSceneCallbacksMixed, occurrence, state,
-            expected:
-                "scene callbacks only in a scene-based app (\(earlier.event.callbackName) at line \(earlier.line)); "
-                + "the app delegate then hears launch, memory warnings and termination")
-        otherViolations.append(contentsOf: report.violations)
+        otherViolations.append(
+            Violation(
+                .appAndSceneCallbacksMixed, at: occurrence, input: input, before: state,
+                expected:
+                    "scene callbacks only in a scene-based app (\(earlier.event.callbackName) at line \(earlier.line)); "
+                    + "the app delegate then hears launch, memory warnings and termination"))
     }
 
     /// A line of the debugger or the system says this incarnation ended. The first such line counts; a kill is
