@@ -253,15 +253,15 @@ final class InputAnalysis {
             summary.blankLines += 1
             return
         }
-        if parser.isFurniture(line) {
+        let content = UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...])
+        if parser.isFurniture(content: content) {
             summary.skippedLines += 1
             return
         }
-        if let count = parser.repeatCount(line) {
+        if let count = parser.repeatCount(content: content) {
             repeated(count, number)
             return
         }
-        let content = UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...])
         if rawContinuations || recordIndent.map({ Bytes.indentation(content) > $0 }) == true {
             summary.continuationLines += 1
             return

@@ -106,14 +106,10 @@ public struct FormatCatalog: Sendable {
             throw .invalidFormat(
                 id: compiled[fallbacks[1]].format.id, field: "fallback", problem: "only one format may be the fallback")
         }
-        self.formats = compiled
-        self.prefixes = compiledPrefixes
-        self.recordFormats = compiled.indices.filter { !compiled[$0].format.isFallback }
-        self.fallback = fallbacks.first
-        self.furniture =
+        let combinedFurniture =
             furniture.isEmpty
             ? nil : try Self.compile(furniture.joined(separator: "|"), format: "*", field: "furniture")
-        self.repeats = repeats
+        self.init(formats: compiled, prefixes: compiledPrefixes, furniture: combinedFurniture, repeats: repeats)
     }
 
     private static func compile(_ pattern: String, format: String, field: String) throws(TraceAnalyzeError) -> Regex {

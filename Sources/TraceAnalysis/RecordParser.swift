@@ -98,9 +98,7 @@ public final class RecordParser {
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
-        if let offset = strip(prefixChain, line), let fields = parse(line, from: offset, with: preferred) {
-            return fields
-        }
+        if let fields = parseLikeLast(line) { return fields }
         searchChain.removeAll(keepingCapacity: true)
         guard let fields = search(line, from: 0, depth: 0) else { return nil }
         prefixChain = searchChain
@@ -221,23 +219,27 @@ public final class RecordParser {
         return decoded.withUnsafeBytes(body)
     }
 
-    /// Whether `line` is a format's furniture (a header, a preamble, a statistics trailer).
-    public func isFurniture(_ line: UnsafeRawBufferPointer) -> Bool {
+    /// Whether `content` (a line past its marker prefixes, ``contentOffset(_:)``) is a format's furniture: a
+    /// header, a preamble, a statistics trailer.
+    public func isFurniture(content: UnsafeRawBufferPointer) -> Bool {
         guard let furnitureMatcher else { return false }
-        let offset = contentOffset(line)
-        return (try? furnitureMatcher.matches(UnsafeRawBufferPointer(rebasing: line[offset...]))) == true
+        return (try? furnitureMatcher.matches(content)) == true
     }
 
-    /// How many times the previous message was repeated, when `line` is a repeat line.
-    public func repeatCount(_ line: UnsafeRawBufferPointer) -> Int? {
-        let offset = contentOffset(line)
-        let rest = UnsafeRawBufferPointer(rebasing: line[offset...])
+    /// How many times the previous message was repeated, when `content` (a line past its marker prefixes) is a
+    /// repeat line.
+    public func repeatCount(content: UnsafeRawBufferPointer) -> Int? {
         for (index, matcher) in repeatMatchers.enumerated() {
-            guard (try? matcher.matches(rest)) == true, let range = matcher.range(catalog.repeats[index].countGroup)
+            guard (try? matcher.matches(content)) == true, let range = matcher.range(catalog.repeats[index].countGroup)
             else { continue }
-            return Bytes.decimal(UnsafeRawBufferPointer(rebasing: rest[range]))
+            return Bytes.decimal(UnsafeRawBufferPointer(rebasing: content[range]))
         }
         return nil
+    }
+
+    /// `line` past the marker prefixes the last record carried.
+    private func content(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: line[contentOffset(line)...])
     }
 
     // MARK: Strings (samples, tests, cold paths)
@@ -251,9 +253,9 @@ public final class RecordParser {
         }
     }
 
-    public func isFurniture(_ line: String) -> Bool { Self.withBytes(line) { isFurniture($0) } }
+    public func isFurniture(_ line: String) -> Bool { Self.withBytes(line) { isFurniture(content: content($0)) } }
 
-    public func repeatCount(_ line: String) -> Int? { Self.withBytes(line) { repeatCount($0) } }
+    public func repeatCount(_ line: String) -> Int? { Self.withBytes(line) { repeatCount(content: content($0)) } }
 
     /// Parses a Swift string into text fields (prefixes stripped as needed).
     public func fields(of line: String) -> TextFields? {
