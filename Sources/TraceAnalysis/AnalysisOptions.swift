@@ -4,8 +4,16 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var launchBudgetMs: Double = 400
     /// Per-app launch budgets, by process name, overriding ``launchBudgetMs``.
     public var appLaunchBudgetsMs: [String: Double] = [:]
+    /// Resume budget: willEnterForeground → didBecomeActive of a `return-to-foreground`.
+    public var resumeBudgetMs: Double = 200
+    /// Per-app resume budgets, by process name, overriding ``resumeBudgetMs``.
+    public var appResumeBudgetsMs: [String: Double] = [:]
     /// A launch longer than this is in watchdog territory (0x8badf00d at about 20 s).
     public var watchdogMs: Double = 20_000
+    /// Per-app watchdog thresholds, by process name, overriding ``watchdogMs``.
+    public var appWatchdogMs: [String: Double] = [:]
+    /// Which findings fail the run (exit code 1).
+    public var failOn: FailurePolicy = .default
     /// willResignActive → didEnterBackground within this gap is `enter-background`, after it
     /// `interruption-to-background`.
     public var backgroundGapMs: Double = 2_000
@@ -29,6 +37,52 @@ public struct AnalysisOptions: Sendable, Equatable {
 
     /// The launch budget that applies to `process`.
     public func launchBudget(for process: String) -> Double { appLaunchBudgetsMs[process] ?? launchBudgetMs }
+    /// The resume budget that applies to `process`.
+    public func resumeBudget(for process: String) -> Double { appResumeBudgetsMs[process] ?? resumeBudgetMs }
+    /// The watchdog threshold that applies to `process`.
+    public func watchdog(for process: String) -> Double { appWatchdogMs[process] ?? watchdogMs }
+}
+
+/// The findings that fail a run (exit code 1); the others are reported and do not fail it.
+public struct FailurePolicy: Sendable, Equatable {
+    /// One kind of finding, as written in `fail-on:` and `--fail-on`.
+    public enum Finding: String, Sendable, CaseIterable {
+        /// An illegal lifecycle transition.
+        case violations
+        /// A launch or a resume over its budget.
+        case overBudget = "over-budget"
+        /// A `killed-in-foreground` episode (a crash, a watchdog or memory kill while the user looked at the app).
+        case killedInForeground = "killed-in-foreground"
+        /// A timestamp that went backwards.
+        case clockAnomalies = "clock-anomalies"
+    }
+
+    public var findings: Set<Finding>
+
+    public init(_ findings: Set<Finding>) { self.findings = findings }
+
+    /// Violations and over-budget launches or resumes fail the run (0.1's behaviour).
+    public static let `default` = FailurePolicy([.violations, .overBudget])
+
+    public func fails(on finding: Finding) -> Bool { findings.contains(finding) }
+
+    /// The findings in their documented order, as written.
+    public var names: [String] { Finding.allCases.filter(findings.contains).map(\.rawValue) }
+
+    /// Reads `violations,over-budget` (or `none`); nil names the first word that is not a finding.
+    public static func parse(_ words: [String]) -> Result<FailurePolicy, UnknownFinding> {
+        var findings: Set<Finding> = []
+        for word in words where word != "none" {
+            guard let finding = Finding(rawValue: word) else { return .failure(UnknownFinding(word: word)) }
+            findings.insert(finding)
+        }
+        return .success(FailurePolicy(findings))
+    }
+
+    public struct UnknownFinding: Error, Equatable {
+        public var word: String
+        public var expected: String { Finding.allCases.map(\.rawValue).joined(separator: ", ") + " or none" }
+    }
 }
 
 /// Reads durations as people write them: `400ms`, `1.5s`, `2m`, `250us`, or a bare number of milliseconds.

@@ -26,11 +26,32 @@ public struct AnalysisReport: Sendable {
     /// Lifecycle events over all inputs.
     public var lifecycleEventCount: Int { inputs.reduce(0) { $0 + $1.lifecycleEvents } }
 
-    /// The documented exit status: 2 an input problem, 1 a finding, 0 clean.
+    /// Resumes (timed return-to-foreground episodes) over their budget.
+    public var resumesOverBudget: [Episode] { processes.flatMap { $0.episodes.filter(\.overBudget) } }
+
+    /// How many of each kind of finding the report holds.
+    public var findingCounts: [FailurePolicy.Finding: Int] {
+        [
+            .violations: violations.count,
+            .overBudget: launchesOverBudget.count + resumesOverBudget.count,
+            .killedInForeground: processes.reduce(0) { $0 + $1.episodes.count { $0.scenario == .killedInForeground } },
+            .clockAnomalies: inputs.reduce(0) { $0 + $1.clockAnomalies },
+        ]
+    }
+
+    /// The findings that fail the run under ``AnalysisOptions/failOn``, with their counts, in documented order.
+    public var failingFindings: [(FailurePolicy.Finding, Int)] {
+        let counts = findingCounts
+        return FailurePolicy.Finding.allCases.compactMap { finding in
+            guard options.failOn.fails(on: finding), let count = counts[finding], count > 0 else { return nil }
+            return (finding, count)
+        }
+    }
+
+    /// The documented exit status: 2 an input problem, 1 a finding the failure policy fails on, 0 clean.
     public var exitStatus: ExitStatus {
         if !failedInputs.isEmpty || lifecycleEventCount == 0 { return .inputProblem }
-        if !violations.isEmpty || !launchesOverBudget.isEmpty { return .findings }
-        return .clean
+        return failingFindings.isEmpty ? .clean : .findings
     }
 
     /// Episodes counted per scenario, in the order of ``Scenario/allCases``.
@@ -201,6 +222,10 @@ public struct Episode: Sendable {
     public var durationMs: Double?
     /// For episodes of a scene: its identity as logged (`""` when not logged); nil for the app delegate's.
     public var scene: String? = nil
+    /// For a timed return-to-foreground: the resume budget it was judged against (nil when it could not be judged).
+    public var budgetMs: Double? = nil
+    /// A timed return-to-foreground that took longer than its budget.
+    public var overBudget = false
 
     /// Report order: by first line, except that a kill (which ends the incarnation) comes last even when records
     /// were reordered (ndjson ties) and its start line is smaller.

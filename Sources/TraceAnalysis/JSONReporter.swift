@@ -67,6 +67,7 @@ public enum JSONReporter {
             ("options", options(report.options)),
             ("inputs", .array(report.inputs.map(input))),
             ("processes", nil),
+            ("aggregate", aggregate(Aggregate(report))),
             ("summary", summary(report)),
         ]
     }
@@ -74,11 +75,11 @@ public enum JSONReporter {
     static func options(_ options: AnalysisOptions) -> JSONValue {
         .object([
             ("launchBudgetMs", .double(options.launchBudgetMs)),
-            (
-                "appLaunchBudgetsMs",
-                .object(options.appLaunchBudgetsMs.sorted { $0.key < $1.key }.map { ($0.key, .double($0.value)) })
-            ),
+            ("appLaunchBudgetsMs", msTable(options.appLaunchBudgetsMs)),
+            ("resumeBudgetMs", .double(options.resumeBudgetMs)),
+            ("appResumeBudgetsMs", msTable(options.appResumeBudgetsMs)),
             ("watchdogMs", .double(options.watchdogMs)),
+            ("appWatchdogMs", msTable(options.appWatchdogMs)),
             ("backgroundGapMs", .double(options.backgroundGapMs)),
             ("alertGapMs", .double(options.alertGapMs)),
             ("memoryWarningWindowMs", .double(options.memoryWarningWindowMs)),
@@ -86,6 +87,64 @@ public enum JSONReporter {
             ("inputFormat", JSONValue(options.inputFormat)),
             ("timezone", .string(options.zone.description)),
             ("year", JSONValue(options.year)),
+            ("failOn", .array(options.failOn.names.map { .string($0) })),
+        ])
+    }
+
+    private static func msTable(_ table: [String: Double]) -> JSONValue {
+        .object(table.sorted { $0.key < $1.key }.map { ($0.key, .double($0.value)) })
+    }
+
+    static func aggregate(_ aggregate: Aggregate) -> JSONValue {
+        .object([
+            ("apps", .array(aggregate.apps.map(app))),
+            ("inputs", .array(aggregate.inputs.map(inputRow))),
+        ])
+    }
+
+    static func app(_ app: Aggregate.App) -> JSONValue {
+        .object([
+            ("name", .string(app.name)),
+            ("processes", .int(app.processes)),
+            ("inputs", .int(app.inputs)),
+            ("launchesSeen", .int(app.launchesSeen)),
+            ("launchesExcluded", .int(app.launchesExcluded)),
+            ("watchdogRisks", .int(app.watchdogRisks)),
+            ("launchBudgetMs", .double(app.launchBudgetMs)),
+            ("launch", app.launches.map(stats) ?? .null),
+            ("resumeBudgetMs", .double(app.resumeBudgetMs)),
+            ("resume", app.resumes.map(stats) ?? .null),
+            ("scenarios", .object(app.scenarios.map { ($0.0.rawValue, .int($0.1)) })),
+            ("violations", .object(app.violations.map { ($0.0.rawValue, .int($0.1)) })),
+            ("uncleanExits", .object(app.uncleanExits.map { ($0.0.rawValue, .int($0.1)) })),
+        ])
+    }
+
+    static func stats(_ stats: DurationStats) -> JSONValue {
+        .object([
+            ("count", .int(stats.count)),
+            ("minMs", .double(stats.minMs)),
+            ("p50Ms", .double(stats.p50Ms)),
+            ("p90Ms", .double(stats.p90Ms)),
+            ("p99Ms", .double(stats.p99Ms)),
+            ("maxMs", .double(stats.maxMs)),
+            ("overBudget", .int(stats.overBudget)),
+        ])
+    }
+
+    static func inputRow(_ row: Aggregate.InputRow) -> JSONValue {
+        .object([
+            ("name", .string(row.name)),
+            ("format", JSONValue(row.format)),
+            ("lines", .int(row.lines)),
+            ("unparsedLines", .int(row.unparsedLines)),
+            ("processes", .int(row.processes)),
+            ("lifecycleEvents", .int(row.lifecycleEvents)),
+            ("launches", .int(row.launches)),
+            ("overBudget", .int(row.overBudget)),
+            ("violations", .int(row.violations)),
+            ("killedInForeground", .int(row.killedInForeground)),
+            ("error", JSONValue(row.error.map { String(describing: $0) })),
         ])
     }
 
@@ -195,6 +254,8 @@ public enum JSONReporter {
             ("start", JSONValue(episode.start)),
             ("end", JSONValue(episode.end)),
             ("durationMs", JSONValue(episode.durationMs)),
+            ("budgetMs", JSONValue(episode.budgetMs)),
+            ("overBudget", .bool(episode.overBudget)),
             ("confidence", .string(episode.confidence.rawValue)),
             ("causes", .array(episode.causes.map { .string($0) })),
             ("evidence", .string(episode.evidence)),
@@ -239,6 +300,9 @@ public enum JSONReporter {
             ("launches", .int(report.launches.count)),
             ("launchesMeasured", .int(report.measuredLaunches.count)),
             ("launchesOverBudget", .int(report.launchesOverBudget.count)),
+            ("resumesTimed", .int(report.processes.reduce(0) { $0 + $1.episodes.count { $0.budgetMs != nil } })),
+            ("resumesOverBudget", .int(report.resumesOverBudget.count)),
+            ("failingFindings", .object(report.failingFindings.map { ($0.0.rawValue, .int($0.1)) })),
             ("exitCode", .int(Int(report.exitStatus.rawValue))),
         ])
     }

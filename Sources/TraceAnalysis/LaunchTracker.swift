@@ -86,23 +86,31 @@ struct LaunchTracker {
         }
         let budget = options.launchBudget(for: process)
         if reason == nil, let duration, let start = processStart.time, let end = active?.time {
-            // Whole-second timestamps (syslog) cannot tell 0.3 s from 0.9 s: check only what they can show.
-            let resolution = max(start.resolutionMs, end.resolutionMs)
-            if resolution > 1, duration - resolution <= budget, duration + resolution > budget {
-                reason = "timestamps too coarse (\(DurationFormat.text(resolution))) to check the budget"
-            }
+            reason = Budget.tooCoarse(duration, budget, start, end)
         }
         let excluded = reason != nil
         let over = !excluded && (duration.map { $0 > budget } ?? false)
         return LaunchReport(
             startLine: processStart.line, start: processStart.time, endLine: active?.line, end: active?.time,
             durationMs: duration, budgetMs: budget, overBudget: over, excluded: excluded, excludedReason: reason,
-            watchdogRisk: !excluded && (duration.map { $0 > options.watchdogMs } ?? false), milestones: points)
+            watchdogRisk: !excluded && (duration.map { $0 > options.watchdog(for: process) } ?? false),
+            milestones: points)
     }
 
     /// Milliseconds from the incarnation's first line to `time`, when both are known.
     private func sinceStart(_ time: Timestamp?) -> Double? {
         guard let start = processStart.time, let time else { return nil }
         return start.milliseconds(to: time)
+    }
+}
+
+/// Judging a measured duration against a budget.
+enum Budget {
+    /// Why whole-second timestamps (syslog) cannot judge `duration` against `budget` (they cannot tell 0.3 s from
+    /// 0.9 s), or nil when they can.
+    static func tooCoarse(_ duration: Double, _ budget: Double, _ start: Timestamp, _ end: Timestamp) -> String? {
+        let resolution = max(start.resolutionMs, end.resolutionMs)
+        guard resolution > 1, duration - resolution <= budget, duration + resolution > budget else { return nil }
+        return "timestamps too coarse (\(DurationFormat.text(resolution))) to check the budget"
     }
 }

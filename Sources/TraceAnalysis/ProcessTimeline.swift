@@ -214,6 +214,14 @@ final class ProcessTimeline {
                 return episode
             }
         }
+        let resumeBudget = options.resumeBudget(for: name)
+        for index in episodes.indices where episodes[index].scenario == .returnToForeground {
+            guard let duration = episodes[index].durationMs, let start = episodes[index].start,
+                let end = episodes[index].end, Budget.tooCoarse(duration, resumeBudget, start, end) == nil
+            else { continue }
+            episodes[index].budgetMs = resumeBudget
+            episodes[index].overBudget = duration > resumeBudget
+        }
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: state,

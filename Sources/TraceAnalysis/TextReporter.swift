@@ -20,8 +20,54 @@ public struct TextReporter: Sendable {
             }
             out += "\n"
         }
+        out += apps(Aggregate(report))
         out += summary(report)
         return out
+    }
+
+    /// Per app: launches and resumes (count, min, p50, p90, p99, max, over budget), violations, unclean exits.
+    private func apps(_ aggregate: Aggregate) -> String {
+        let shown = aggregate.apps.filter { $0.launches != nil || $0.resumes != nil || $0.violationCount > 0 }
+        guard !shown.isEmpty else { return "" }
+        let width = min(max(shown.map(\.name.count).max() ?? 0, 8), 32)
+        var out = bold("Per app") + dim(" (nearest-rank percentiles)") + "\n"
+        for app in shown {
+            var lines: [String] = []
+            if let launches = app.launches { lines.append(stats("launch", launches, budget: app.launchBudgetMs)) }
+            if let resumes = app.resumes { lines.append(stats("resume", resumes, budget: app.resumeBudgetMs)) }
+            var notes: [String] = []
+            if app.launchesExcluded > 0 { notes.append("\(app.launchesExcluded) launch(es) not checked") }
+            if app.watchdogRisks > 0 { notes.append(paint(.red, "\(app.watchdogRisks) in watchdog territory")) }
+            if app.violationCount > 0 {
+                let rules = app.violations.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
+                notes.append(paint(.red, "violations: \(rules)"))
+            }
+            if !app.uncleanExits.isEmpty {
+                notes.append(
+                    "unclean exits: " + app.uncleanExits.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", "))
+            }
+            if !notes.isEmpty { lines.append(notes.joined(separator: " · ")) }
+            let name = Sanitizer.terminal(app.name)
+            for (index, line) in lines.enumerated() {
+                out +=
+                    "  "
+                    + (index == 0 ? bold(name.padding(width)) : String(repeating: " ", count: max(width, name.count)))
+                out += "  " + line + "\n"
+            }
+        }
+        return out + "\n"
+    }
+
+    private func stats(_ what: String, _ stats: DurationStats, budget: Double) -> String {
+        let figures = [
+            ("min", stats.minMs), ("p50", stats.p50Ms), ("p90", stats.p90Ms), ("p99", stats.p99Ms),
+            ("max", stats.maxMs),
+        ].map { "\($0.0) \(DurationFormat.text($0.1))" }
+        let over =
+            stats.overBudget == 0
+            ? paint(.green, "none over \(DurationFormat.text(budget))")
+            : paint(.red, "\(stats.overBudget) over \(DurationFormat.text(budget))")
+        return "\(what) ×\(stats.count)".padding(11) + figures.joined(separator: " · ") + " · " + over
     }
 
     private func inputHeader(_ input: InputSummary) -> String {
@@ -191,9 +237,17 @@ public struct TextReporter: Sendable {
             launchLine += ", slowest \(DurationFormat.text(slowest))"
         }
         out += launchLine + "\n"
+        let resumes = report.processes.reduce(0) { $0 + $1.episodes.count { $0.budgetMs != nil } }
+        if resumes > 0 {
+            let overResumes = report.resumesOverBudget.count
+            out += "  resumes: \(resumes) timed, "
+            out += overResumes == 0 ? "none over budget\n" : paint(.red, "\(overResumes) over budget") + "\n"
+        }
         switch report.exitStatus {
         case .clean: out += "  result: " + paint(.green, "clean") + " (exit 0)\n"
-        case .findings: out += "  result: " + paint(.red, "findings") + " (exit 1)\n"
+        case .findings:
+            let failing = report.failingFindings.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+            out += "  result: " + paint(.red, "findings: \(failing)") + " (exit 1)\n"
         case .inputProblem:
             let reason =
                 report.failedInputs.isEmpty
