@@ -87,7 +87,7 @@ public struct Aggregate: Sendable {
     public init(_ report: AnalysisReport) {
         var byName: [String: [ProcessReport]] = [:]
         for process in report.processes { byName[Self.appName(process), default: []].append(process) }
-        apps = byName.keys.sorted().map { name in Self.app(name, byName[name]!, report.options) }
+        apps = byName.sorted { $0.key < $1.key }.map { Self.app($0.key, $0.value, report.options) }
         var byInput: [String: [ProcessReport]] = [:]
         for process in report.processes { byInput[process.input, default: []].append(process) }
         inputs = report.inputs.map { input in
