@@ -6,12 +6,10 @@ import Testing
 /// Reports of the samples against checked-in golden files. Re-record with `RECORD_GOLDEN=1 swift test`.
 @Suite("Golden reports")
 struct GoldenReportTests {
-    static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" }
-
     @Test(arguments: TestSupport.sampleNames)
     func textReport(_ name: String) throws {
         let report = try TestSupport.analyzeSample(name)
-        try compare(TextReporter().render(report), golden: name + ".txt") { actual, expected in
+        try TestSupport.compareGolden(TextReporter().render(report), golden: name + ".txt") { actual, expected in
             #expect(actual == expected, "text report of \(name) differs from its golden file")
         }
     }
@@ -19,7 +17,7 @@ struct GoldenReportTests {
     @Test(arguments: TestSupport.sampleNames)
     func jsonReport(_ name: String) throws {
         let report = try TestSupport.analyzeSample(name)
-        try compare(JSONReporter.render(report), golden: name + ".json") { actual, expected in
+        try TestSupport.compareGolden(JSONReporter.render(report), golden: name + ".json") { actual, expected in
             // Structural comparison: key order and whitespace do not matter, values do.
             let a = try JSONSerialization.jsonObject(with: Data(actual.utf8)) as? NSDictionary
             let b = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as? NSDictionary
@@ -59,16 +57,5 @@ struct GoldenReportTests {
 
     @Test func terminalTextShowsControlCharactersVisibly() {
         #expect(Sanitizer.terminal("App\u{1B}[31m") == "App\\u{1b}[31m")
-    }
-
-    private func compare(_ actual: String, golden name: String, _ check: (String, String) throws -> Void) throws {
-        let url = TestSupport.golden.appendingPathComponent(name)
-        if Self.recording {
-            try FileManager.default.createDirectory(at: TestSupport.golden, withIntermediateDirectories: true)
-            try actual.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        try check(actual, expected)
     }
 }

@@ -43,6 +43,35 @@ enum TestSupport {
         return try analyzer { $0.year = sampleYear }.analyze(text: text, name: "samples/" + name)
     }
 
+    /// Every sample analysed as one batch, in ``sampleNames`` order (the report a batch over `samples/` gives).
+    static func analyzeAllSamples() throws -> AnalysisReport {
+        let sources = try sampleNames.map { name in
+            InputSource.text(
+                name: "samples/" + name,
+                try String(contentsOf: samples.appendingPathComponent(name), encoding: .utf8))
+        }
+        return try analyzer { $0.year = sampleYear }.analyze(sources)
+    }
+
+    static var recordingGolden: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" }
+
+    /// Compares `actual` with the golden file `name` (re-recorded with `RECORD_GOLDEN=1 swift test`).
+    static func compareGolden(
+        _ actual: String, golden name: String,
+        _ check: (String, String) throws -> Void = { actual, expected in
+            #expect(actual == expected, "report differs from its golden file")
+        }
+    ) throws {
+        let url = golden.appendingPathComponent(name)
+        if recordingGolden {
+            try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        try check(actual, expected)
+    }
+
     /// Analyses a capture written in the ``ExampleCapture`` notation.
     static func analyzeExample(_ notation: String) throws -> (AnalysisReport, ExampleCapture) {
         let capture = ExampleCapture(notation)
