@@ -19,11 +19,13 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
-        // The only module that touches PCRE2's C API and its unsafe pointers.
-        .target(name: "PCRE2Kit", dependencies: ["CPCRE2"]),
+        // zlib from the system (Debian: zlib1g-dev), for gzip-compressed captures.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes) and zlib (inflate).
+        .target(name: "NativeKit", dependencies: ["CPCRE2", "CZlib"]),
         // Everything the tool does: reading, formats, vocabulary, state machine, scenarios, reports.
         .target(
-            name: "TraceAnalysis", dependencies: ["PCRE2Kit", .product(name: "Yams", package: "Yams")],
+            name: "TraceAnalysis", dependencies: ["NativeKit", .product(name: "Yams", package: "Yams")],
             // The hot path is single-threaded class state; the compiler's static exclusivity checks stay on, the
             // per-access runtime ones (about a sixth of the time in release) go.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
@@ -37,7 +39,7 @@ let package = Package(
         ),
         // Deterministic capture generator for benchmarks (Scripts/benchmark.sh).
         .executableTarget(name: "generate-capture", dependencies: ["TraceAnalysis"]),
-        .testTarget(name: "PCRE2KitTests", dependencies: ["PCRE2Kit"]),
+        .testTarget(name: "NativeKitTests", dependencies: ["NativeKit"]),
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -69,7 +69,12 @@ public struct FailurePolicy: Sendable, Equatable {
     /// The findings in their documented order, as written.
     public var names: [String] { Finding.allCases.filter(findings.contains).map(\.rawValue) }
 
-    /// Reads `violations,over-budget` (or `none`); nil names the first word that is not a finding.
+    /// Reads `violations, over-budget` (or `none`), as `--fail-on` takes it.
+    public static func parse(list: String) -> Result<FailurePolicy, UnknownFinding> {
+        parse(list.split(separator: ",").map { String($0).trimmingCharacters(in: " ") })
+    }
+
+    /// Reads finding names (or `none`); a failure names the first word that is not a finding.
     public static func parse(_ words: [String]) -> Result<FailurePolicy, UnknownFinding> {
         var findings: Set<Finding> = []
         for word in words where word != "none" {

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -49,15 +51,29 @@ public struct Analyzer: Sendable {
     }
 
     /// Analyses every input, in order; an input that cannot be read is reported in its summary.
-    public func analyze(_ sources: [InputSource]) -> AnalysisReport {
-        var inputs: [InputSummary] = []
-        var processes: [ProcessReport] = []
-        for source in sources {
-            let (summary, reports) = analyze(source)
-            inputs.append(summary)
-            processes.append(contentsOf: reports)
+    public func analyze(_ sources: [InputSource]) -> AnalysisReport { analyze(sources, jobs: 1) }
+
+    /// Analyses the inputs on up to `jobs` threads, each input whole on one of them; the report lists them in
+    /// the order given, whatever order they finish in. `progress` is called after each input, one call at a time.
+    public func analyze(
+        _ sources: [InputSource], jobs: Int, progress: (@Sendable (BatchProgress) -> Void)? = nil
+    ) -> AnalysisReport {
+        let batch = Batch(count: sources.count)
+        let workers = max(1, min(jobs, sources.count))
+        let work = { @Sendable in
+            while let index = batch.next() {
+                let result = self.analyze(sources[index])
+                batch.store(result, at: index, progress: progress)
+            }
         }
-        return AnalysisReport(inputs: inputs, processes: processes, options: options)
+        if workers == 1 {
+            work()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in work() }
+        }
+        let results = batch.results
+        return AnalysisReport(
+            inputs: results.map(\.0), processes: results.flatMap(\.1), options: options)
     }
 
     /// Analyses a capture held in a string.
@@ -196,7 +212,11 @@ final class InputAnalysis {
         do {
             try reader.forEachLine { line, _ in consume(line) }
         } catch {
-            summary.error = .readFailed(path: name, reason: String(describing: error))
+            let reason = String(describing: error)
+            summary.error = .readFailed(
+                path: name,
+                reason: reader.lineCount == 0
+                    ? reason : "\(reason), after line \(reader.lineCount) (the lines before it are analysed)")
         }
         summary.bytes = reader.byteCount
         summary.truncatedLines = reader.truncatedLineCount
@@ -466,5 +486,66 @@ final class InputAnalysis {
         }
         let reports = timelines.filter(\.hasEvents).map { $0.report() }
         return (summary, reports)
+    }
+}
+
+/// How far a batch has got.
+public struct BatchProgress: Sendable {
+    /// Inputs finished, of ``total``.
+    public var done: Int
+    public var total: Int
+    /// Bytes read by the inputs finished.
+    public var bytes: Int64
+}
+
+/// The shared state of a parallel batch: the next input to take and the results by input index.
+private final class Batch: @unchecked Sendable {
+    private let lock = Lock()
+    private var nextIndex = 0
+    private var slots: [(InputSummary, [ProcessReport])?]
+    private var done = 0
+    private var bytes: Int64 = 0
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func next() -> Int? {
+        lock.withLock {
+            guard nextIndex < slots.count else { return nil }
+            defer { nextIndex += 1 }
+            return nextIndex
+        }
+    }
+
+    /// Keeps an input's result and reports progress (under the lock: one call at a time).
+    func store(
+        _ result: (InputSummary, [ProcessReport]), at index: Int, progress: (@Sendable (BatchProgress) -> Void)?
+    ) {
+        lock.withLock {
+            slots[index] = result
+            done += 1
+            bytes += result.0.bytes
+            progress?(BatchProgress(done: done, total: slots.count, bytes: bytes))
+        }
+    }
+
+    /// Every input's result, in input order (call once every worker has finished).
+    var results: [(InputSummary, [ProcessReport])] { lock.withLock { slots.compactMap { $0 } } }
+}
+
+/// A pthread mutex.
+final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
     }
 }

@@ -1,7 +1,8 @@
-import PCRE2Kit
+import NativeKit
 import Yams
 
-/// A user's configuration file (JSON or YAML, `version: 1`): their own log formats and line prefixes.
+/// A user's configuration file (JSON or YAML, `version: 1`): budgets, thresholds, the failure policy, and their
+/// own log formats, line prefixes and vocabulary.
 ///
 /// Every definition is checked like a built-in one (patterns compile, samples match exactly one format), and
 /// every error names the file, the line, the field, what is wrong and how to mend it. See
@@ -18,6 +19,8 @@ public struct Configuration: Sendable {
     public var prefixes: [LinePrefix] = []
     /// A team's own messages and the events they mean.
     public var vocabulary: [VocabularyEntry] = []
+    /// Budgets, thresholds and the failure policy the file sets (what it leaves out keeps its default).
+    public var settings = Settings()
     /// The line each format, prefix and sample was defined on, for error messages.
     private var lines: [String: Int] = [:]
 
@@ -150,6 +153,48 @@ extension YamlError {
     }
 }
 
+extension Configuration {
+    /// The analysis settings a configuration file may set; nil (or absent) leaves the default in force, and a
+    /// command-line option overrides the file.
+    public struct Settings: Sendable, Equatable {
+        public var launchBudgetMs: Double?
+        public var resumeBudgetMs: Double?
+        public var watchdogMs: Double?
+        /// Per app (process name): launch, resume and watchdog.
+        public var apps: [String: AppBudgets] = [:]
+        public var backgroundGapMs: Double?
+        public var alertGapMs: Double?
+        public var memoryWarningWindowMs: Double?
+        public var prewarmGapMs: Double?
+        public var failOn: FailurePolicy?
+
+        public init() {}
+
+        public struct AppBudgets: Sendable, Equatable {
+            public var launchMs: Double?
+            public var resumeMs: Double?
+            public var watchdogMs: Double?
+        }
+
+        /// Sets what the file sets.
+        public func apply(to options: inout AnalysisOptions) {
+            if let launchBudgetMs { options.launchBudgetMs = launchBudgetMs }
+            if let resumeBudgetMs { options.resumeBudgetMs = resumeBudgetMs }
+            if let watchdogMs { options.watchdogMs = watchdogMs }
+            for (app, budgets) in apps {
+                if let launch = budgets.launchMs { options.appLaunchBudgetsMs[app] = launch }
+                if let resume = budgets.resumeMs { options.appResumeBudgetsMs[app] = resume }
+                if let watchdog = budgets.watchdogMs { options.appWatchdogMs[app] = watchdog }
+            }
+            if let backgroundGapMs { options.backgroundGapMs = backgroundGapMs }
+            if let alertGapMs { options.alertGapMs = alertGapMs }
+            if let memoryWarningWindowMs { options.memoryWarningWindowMs = memoryWarningWindowMs }
+            if let prewarmGapMs { options.prewarmGapMs = prewarmGapMs }
+            if let failOn { options.failOn = failOn }
+        }
+    }
+}
+
 /// Walks the YAML node tree into definitions, remembering where each one was written.
 private struct NodeReader {
     let file: String
@@ -163,7 +208,8 @@ private struct NodeReader {
 
     mutating func configuration(_ root: Node?) throws(TraceAnalyzeError) -> Configuration {
         guard let root else { return Configuration() }
-        let map = try mapping(root, "", known: ["version", "formats", "prefixes", "vocabulary"])
+        let map = try mapping(
+            root, "", known: ["version", "budgets", "thresholds", "fail-on", "formats", "prefixes", "vocabulary"])
         guard let versionNode = map["version"] else {
             throw fail(root, "version", "missing; add `version: \(Configuration.version)` at the top")
         }
@@ -173,6 +219,28 @@ private struct NodeReader {
                 "\"\(versionNode.string ?? "?")\" is not a version this build reads; write \(Configuration.version)")
         }
         var config = Configuration()
+        if let node = map["budgets"] { try budgets(node, into: &config.settings) }
+        if let node = map["thresholds"] {
+            let thresholds = try mapping(
+                node, "thresholds", known: ["background-gap", "alert-gap", "memory-warning-window", "prewarm-gap"])
+            config.settings.backgroundGapMs = try duration(thresholds["background-gap"], "thresholds.background-gap")
+            config.settings.alertGapMs = try duration(thresholds["alert-gap"], "thresholds.alert-gap")
+            config.settings.memoryWarningWindowMs = try duration(
+                thresholds["memory-warning-window"], "thresholds.memory-warning-window")
+            config.settings.prewarmGapMs = try duration(thresholds["prewarm-gap"], "thresholds.prewarm-gap")
+        }
+        if let node = map["fail-on"] {
+            var words: [String] = []
+            for (index, item) in try sequence(node, "fail-on").enumerated() {
+                guard let word = item.scalar?.string else { throw fail(item, "fail-on[\(index)]", "must be a word") }
+                words.append(word)
+            }
+            switch FailurePolicy.parse(words) {
+            case .success(let policy): config.settings.failOn = policy
+            case .failure(let unknown):
+                throw fail(node, "fail-on", "\"\(unknown.word)\" is not a finding; use \(unknown.expected)")
+            }
+        }
         for (index, node) in try sequence(map["formats"], "formats").enumerated() {
             config.formats.append(try format(node, "formats[\(index)]"))
         }
@@ -183,6 +251,38 @@ private struct NodeReader {
             config.vocabulary.append(try vocabularyEntry(node, "vocabulary[\(index)]"))
         }
         return config
+    }
+
+    /// `budgets: {launch, resume, watchdog, apps: {NAME: {launch, resume, watchdog}}}`.
+    private func budgets(_ node: Node, into settings: inout Configuration.Settings) throws(TraceAnalyzeError) {
+        let map = try mapping(node, "budgets", known: ["launch", "resume", "watchdog", "apps"])
+        settings.launchBudgetMs = try duration(map["launch"], "budgets.launch")
+        settings.resumeBudgetMs = try duration(map["resume"], "budgets.resume")
+        settings.watchdogMs = try duration(map["watchdog"], "budgets.watchdog")
+        guard let appsNode = map["apps"] else { return }
+        guard let apps = appsNode.mapping else {
+            throw fail(appsNode, "budgets.apps", "must be a mapping of app (process) names to their budgets")
+        }
+        for (key, value) in apps {
+            guard let name = key.string, !name.isEmpty else {
+                throw fail(key, "budgets.apps", "an app's name must be a non-empty string (its process name)")
+            }
+            let field = "budgets.apps.\(name)"
+            let budgets = try mapping(value, field, known: ["launch", "resume", "watchdog"])
+            settings.apps[name] = Configuration.Settings.AppBudgets(
+                launchMs: try duration(budgets["launch"], field + ".launch"),
+                resumeMs: try duration(budgets["resume"], field + ".resume"),
+                watchdogMs: try duration(budgets["watchdog"], field + ".watchdog"))
+        }
+    }
+
+    /// A duration written like the command line's (`400ms`, `1.5s`, `2m`) or a number of milliseconds.
+    private func duration(_ node: Node?, _ field: String) throws(TraceAnalyzeError) -> Double? {
+        guard let node else { return nil }
+        guard let text = node.scalar?.string, let ms = DurationParser.milliseconds(text) else {
+            throw fail(node, field, "is not a duration; write it like 400ms, 1.5s or 2m")
+        }
+        return ms
     }
 
     private func mapping(_ node: Node, _ field: String, known: [String]) throws(TraceAnalyzeError) -> [String: Node] {

@@ -1,4 +1,4 @@
-import PCRE2Kit
+import NativeKit
 
 /// Tells which lifecycle event, if any, a message means.
 ///

@@ -1,4 +1,4 @@
-import PCRE2Kit
+import NativeKit
 
 /// A set of log formats and line prefixes with their patterns compiled and their samples checked.
 public struct FormatCatalog: Sendable {

@@ -1,3 +1,5 @@
+import NativeKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -10,6 +12,7 @@
 /// Memory is one chunk plus the longest line it keeps: a line longer than ``maximumLineLength`` is handed
 /// out cut to that length (flagged as truncated) and the rest of it is skipped, so one 100 MB line
 /// costs no more memory than a short one. Bytes are never decoded: invalid UTF-8 passes through untouched.
+/// Gzip-compressed input (recognised by its magic number, from a file or a pipe) is inflated on the way.
 public struct LineReader: ~Copyable {
     /// The default read size.
     public static let defaultChunkSize = 1 << 20
@@ -31,6 +34,12 @@ public struct LineReader: ~Copyable {
     public private(set) var byteCount: Int64 = 0
     /// Lines that were longer than ``maximumLineLength`` and were cut.
     public private(set) var truncatedLineCount = 0
+    /// Compressed bytes read so far, when the input is gzip (``byteCount`` counts the inflated bytes).
+    public private(set) var compressedByteCount: Int64 = 0
+    /// The input is gzip-compressed.
+    public var isCompressed: Bool { inflater != nil }
+    private var inflater: Inflater?
+    private var sniffed = false
 
     /// Reads from `fd`, which the caller keeps open and closes.
     public init(fd: Int32, chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength) {
@@ -53,7 +62,42 @@ public struct LineReader: ~Copyable {
 
     deinit { buffer.deallocate() }
 
-    private mutating func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    /// Up to `count` bytes of input (inflated when it is gzip); 0 at its end, -1 with `errno` set on a failed read.
+    private mutating func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) throws(ReadError) -> Int {
+        if let inflater { return try inflate(inflater, destination, count) }
+        let got = readRaw(destination, count)
+        guard !sniffed else { return got }
+        sniffed = true
+        guard got >= 2, Inflater.isGzip(UnsafeRawBufferPointer(start: destination, count: got)) else { return got }
+        // Gzip: what was read is the start of the compressed stream.
+        let inflater: Inflater
+        do { inflater = try Inflater(inputCapacity: max(chunkSize, got)) } catch { throw ReadError(error) }
+        inflater.input.copyMemory(from: destination, byteCount: got)
+        inflater.supply(got)
+        compressedByteCount = Int64(got)
+        self.inflater = inflater
+        return try inflate(inflater, destination, count)
+    }
+
+    private mutating func inflate(_ inflater: Inflater, _ destination: UnsafeMutableRawPointer, _ count: Int)
+        throws(ReadError) -> Int
+    {
+        while true {
+            let produced: Int
+            do { produced = try inflater.inflate(into: destination, count: count) } catch { throw ReadError(error) }
+            if produced > 0 || inflater.finished { return produced }
+            guard inflater.needsInput else { continue }
+            let got = readRaw(inflater.input, inflater.inputCapacity)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(code: errno)
+            }
+            compressedByteCount += Int64(got)
+            inflater.supply(got)
+        }
+    }
+
+    private mutating func readRaw(_ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
         guard let memory else { return read(fd, destination, count) }
         let take = min(count, chunkSize, memory.count - memoryOffset)
         memory.withUnsafeBytes { source in
@@ -71,7 +115,7 @@ public struct LineReader: ~Copyable {
         var pending = 0  // bytes at the start of `buffer` that belong to an unfinished line
         var skipping = false  // discarding the rest of a line that was already handed out cut
         while true {
-            let got = fill(buffer + pending, capacity - pending)
+            let got = try fill(buffer + pending, capacity - pending)
             if got < 0 {
                 if errno == EINTR { continue }
                 throw ReadError(code: errno)
@@ -116,9 +160,10 @@ public struct LineReader: ~Copyable {
         try body(UnsafeRawBufferPointer(start: buffer + start, count: stop - start), truncated)
     }
 
-    /// A failed `read(2)`.
+    /// A failed `read(2)`, or compressed data that does not inflate.
     public struct ReadError: Error, CustomStringConvertible {
-        public let code: Int32
-        public var description: String { String(cString: strerror(code)) }
+        public let description: String
+        init(code: Int32) { description = String(cString: strerror(code)) }
+        init(_ failure: Inflater.Failure) { description = failure.description }
     }
 }

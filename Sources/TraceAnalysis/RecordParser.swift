@@ -1,4 +1,4 @@
-import PCRE2Kit
+import NativeKit
 
 /// Splits one physical line into a record's fields with the first format of a catalogue that matches it.
 ///

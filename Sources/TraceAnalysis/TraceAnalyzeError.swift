@@ -1,4 +1,4 @@
-import PCRE2Kit
+import NativeKit
 
 /// Every failure that stops trace-analyze (or one of its inputs), with one message each.
 ///
@@ -8,8 +8,10 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
     case cannotOpen(path: String, reason: String)
     /// Reading an input failed part-way.
     case readFailed(path: String, reason: String)
-    /// An input is a folder (folders come with batch mode).
+    /// An input is a folder (the command line walks folders; the library reads files).
     case isDirectory(path: String)
+    /// A folder named on the command line holds no capture the include/exclude globs let through.
+    case noCaptures(folder: String, includes: [String], excludes: [String])
     /// A format or vocabulary pattern does not compile.
     case invalidPattern(owner: String, error: RegexError)
     /// A format (or prefix) definition is wrong: `field` names the part, `problem` says what to do.
@@ -26,6 +28,8 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
     case cannotWrite(path: String, reason: String)
     /// A configuration file is wrong: where (file, line, field), what, and how to mend it.
     case invalidConfig(file: String, line: Int?, field: String, problem: String)
+    /// A baseline file could not be read or is not a baseline.
+    case invalidBaseline(file: String, problem: String)
     /// An option's value could not be read.
     case invalidOption(option: String, value: String, expected: String)
 
@@ -37,6 +41,11 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(path): read failed: \(reason)"
         case .isDirectory(let path):
             return "\(path): is a folder; name the log files inside it"
+        case .noCaptures(let folder, let includes, let excludes):
+            let excluded = excludes.isEmpty ? "" : " and not matching \(excludes.joined(separator: ", "))"
+            return
+                "\(folder): no capture in this folder (files matching \(includes.joined(separator: ", "))\(excluded)); "
+                + "name the files, or widen --include"
         case .invalidPattern(let owner, let error):
             return "\(owner): \(error)"
         case .invalidFormat(let id, let field, let problem):
@@ -56,6 +65,8 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(path): cannot write: \(reason)"
         case .invalidConfig(let file, let line, let field, let problem):
             return "\(file)\(line.map { ":\($0)" } ?? ""): \(field.isEmpty ? "" : field + ": ")\(problem)"
+        case .invalidBaseline(let file, let problem):
+            return "\(file): \(problem)"
         case .invalidOption(let option, let value, let expected):
             return "\(option): \"\(value)\" is not \(expected)"
         }

@@ -19,11 +19,14 @@ struct TraceAnalyzeCommand: ParsableCommand {
             `trace-analyze FILE…` is the same as `trace-analyze analyze FILE…`; \
             `trace-analyze analyze --help` lists every option.
 
-            Exit codes: 0 clean · 1 a lifecycle violation or a launch over budget · 2 an input problem \
-            (an unreadable file, or no lifecycle event in any input) · 64 usage error.
+            Exit codes: 0 clean · 1 a finding the failure policy fails on (by default a lifecycle violation, or a \
+            launch or resume over budget) · 2 an input problem (an unreadable file, or no lifecycle event in any \
+            input) · 64 usage error. `trace-analyze check --help` gives check's.
             """,
         version: TraceAnalyzeVersion.current,
-        subcommands: [Analyze.self, Formats.self, VocabularyCommand.self],
+        subcommands: [
+            Analyze.self, Check.self, BaselineCommand.self, ConfigCommand.self, Formats.self, VocabularyCommand.self,
+        ],
         defaultSubcommand: Analyze.self
     )
 }

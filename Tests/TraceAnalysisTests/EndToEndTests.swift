@@ -94,10 +94,10 @@ struct EndToEndTests {
 }
 
 extension EndToEndTests {
-    @Test func aFolderIsAnInputProblemWithAClearMessage() throws {
-        let result = try TestSupport.run(["samples"])
+    @Test func aFolderWithoutCapturesIsAnInputProblemWithAClearMessage() throws {
+        let result = try TestSupport.run(["Sources/CPCRE2"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("samples: is a folder"))
+        #expect(result.stderr.contains("Sources/CPCRE2: no capture in this folder (files matching *.log"))
     }
 
     @Test func helpListsTheOptionsAndExitCodes() throws {

@@ -1,4 +1,4 @@
-import PCRE2Kit
+import NativeKit
 import Testing
 
 @Suite("PCRE2 wrapper")
