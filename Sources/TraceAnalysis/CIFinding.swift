@@ -1,0 +1,173 @@
+/// One finding as the CI reporters (Markdown, JUnit, GitHub annotations) show it: where it lands, what kind it is
+/// and whether the failure policy fails the run on it.
+///
+/// The three CI formats render the same list, so a finding that fails a pull request in one of them fails it in
+/// all of them, with the same words.
+struct CIFinding: Sendable {
+    enum Kind: Sendable, Equatable {
+        case violation(ViolationRule)
+        case launchOverBudget
+        case resumeOverBudget
+        /// A launch in watchdog territory that is not over its budget (only when the watchdog threshold is set below
+        /// the budget; otherwise the over-budget finding says it).
+        case watchdogRisk
+        case killedInForeground
+        case clockAnomaly
+    }
+
+    var kind: Kind
+    var input: String
+    /// Where the finding starts (1-based physical line) and, for a span, where it ends.
+    var line: Int
+    var endLine: Int?
+    /// The index of the process in ``AnalysisReport/processes``.
+    var processIndex: Int
+    /// The process as shown to people (`App [123]`).
+    var process: String
+    /// What happened, without the process's name.
+    var detail: String
+    /// True when ``AnalysisOptions/failOn`` fails the run on this kind of finding.
+    var failing: Bool
+
+    /// What the finding says with the process's name in front.
+    var message: String { "\(process): \(detail)" }
+
+    /// `3` or `1–10`.
+    var lines: String {
+        guard let endLine, endLine != line else { return "\(line)" }
+        return "\(line)–\(endLine)"
+    }
+
+    /// `line 3` or `lines 1–10`.
+    var location: String { lines == "\(line)" ? "line \(line)" : "lines \(lines)" }
+
+    /// What the rule says, for a violation (a longer text than the title, for reports with room).
+    var explanation: String? {
+        guard case .violation(let rule) = kind else { return nil }
+        return "rule \(rule.number), \(rule.rawValue): \(rule.title)"
+    }
+
+    /// The failure-policy finding this kind counts under; nil for notes that never fail a run.
+    var policyFinding: FailurePolicy.Finding? {
+        switch kind {
+        case .violation: return .violations
+        case .launchOverBudget, .resumeOverBudget: return .overBudget
+        case .watchdogRisk: return nil
+        case .killedInForeground: return .killedInForeground
+        case .clockAnomaly: return .clockAnomalies
+        }
+    }
+
+    /// A stable identifier: the rule's id for a violation, `over-budget`, `watchdog`, `killed-in-foreground`,
+    /// `clock-anomaly` (JUnit's failure `type`).
+    var type: String {
+        switch kind {
+        case .violation(let rule): return rule.rawValue
+        case .launchOverBudget, .resumeOverBudget: return "over-budget"
+        case .watchdogRisk: return "watchdog"
+        case .killedInForeground: return Scenario.killedInForeground.rawValue
+        case .clockAnomaly: return "clock-anomaly"
+        }
+    }
+
+    /// A short heading (a GitHub annotation's title).
+    var title: String {
+        switch kind {
+        case .violation(let rule): return "Lifecycle violation \(rule.rawValue) (rule \(rule.number))"
+        case .launchOverBudget: return "Launch over budget"
+        case .resumeOverBudget: return "Resume over budget"
+        case .watchdogRisk: return "Launch in watchdog territory"
+        case .killedInForeground: return "Killed in foreground"
+        case .clockAnomaly: return "Clock went backwards"
+        }
+    }
+
+    /// Every finding of `report`, in input order, then line order.
+    static func all(in report: AnalysisReport) -> [CIFinding] {
+        var found: [CIFinding] = []
+        for (index, process) in report.processes.enumerated() {
+            found += findings(of: process, at: index, options: report.options)
+        }
+        var inputOrder: [String: Int] = [:]
+        for (index, input) in report.inputs.enumerated() where inputOrder[input.name] == nil {
+            inputOrder[input.name] = index
+        }
+        // Sorting on the position as well keeps the order the same on every run whatever the sort's stability.
+        return found.enumerated().sorted { a, b in
+            let keyA = (inputOrder[a.element.input] ?? Int.max, a.element.line, a.offset)
+            let keyB = (inputOrder[b.element.input] ?? Int.max, b.element.line, b.offset)
+            return keyA < keyB
+        }.map(\.element)
+    }
+
+    private static func findings(of process: ProcessReport, at index: Int, options: AnalysisOptions) -> [CIFinding] {
+        var found: [CIFinding] = []
+        func add(_ kind: Kind, _ line: Int, _ endLine: Int?, _ detail: String) {
+            var finding = CIFinding(
+                kind: kind, input: process.input, line: line, endLine: endLine, processIndex: index,
+                process: process.displayName, detail: detail, failing: false)
+            finding.failing = finding.policyFinding.map(options.failOn.fails(on:)) ?? false
+            found.append(finding)
+        }
+        for violation in process.violations {
+            add(.violation(violation.rule), violation.line, nil, violation.message)
+        }
+        if let launch = process.launch, let duration = launch.durationMs {
+            let took = "launch took \(DurationFormat.text(duration)) to active"
+            let watchdog =
+                "in watchdog territory (0x8badf00d at about "
+                + "\(DurationFormat.text(options.watchdog(for: process.name))))"
+            if launch.overBudget {
+                var detail = took + ", over its \(DurationFormat.text(launch.budgetMs)) budget by "
+                detail += DurationFormat.text(duration - launch.budgetMs)
+                if launch.watchdogRisk { detail += "; " + watchdog }
+                add(.launchOverBudget, launch.startLine, launch.endLine, detail)
+            } else if launch.watchdogRisk {
+                add(.watchdogRisk, launch.startLine, launch.endLine, took + ", " + watchdog)
+            }
+        }
+        for episode in process.episodes {
+            if episode.overBudget, let duration = episode.durationMs, let budget = episode.budgetMs {
+                var detail = "resume (willEnterForeground → didBecomeActive) took \(DurationFormat.text(duration)), "
+                detail += "over its \(DurationFormat.text(budget)) budget by \(DurationFormat.text(duration - budget))"
+                add(.resumeOverBudget, episode.startLine, episode.endLine, detail)
+            }
+            if episode.scenario == .killedInForeground {
+                add(.killedInForeground, episode.startLine, episode.endLine, episode.evidence)
+            }
+        }
+        let unlisted = process.clockAnomalyCount - process.clockAnomalies.count
+        for (position, anomaly) in process.clockAnomalies.enumerated() {
+            var detail = "timestamp \(anomaly.time.timeOfDay) is \(DurationFormat.text(anomaly.backwardsMs)) earlier "
+            detail += "than line \(anomaly.previousLine)'s \(anomaly.previousTime.timeOfDay) (kept in input order)"
+            if unlisted > 0, position == process.clockAnomalies.count - 1 {
+                detail += "; \(unlisted) more in this process not listed"
+            }
+            add(.clockAnomaly, anomaly.line, nil, detail)
+        }
+        return found
+    }
+}
+
+extension AnalysisReport {
+    /// The run's result in a few words: `clean`, `findings: 7 violations, 1 over-budget`,
+    /// `input problem: 1 input unreadable`.
+    var resultSummary: String {
+        switch exitStatus {
+        case .clean, .usage:
+            return "clean"
+        case .findings:
+            return "findings: " + failingFindings.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+        case .inputProblem:
+            if failedInputs.isEmpty { return "input problem: no lifecycle events found" }
+            let count = failedInputs.count
+            return "input problem: \(count) input\(count == 1 ? "" : "s") unreadable"
+        }
+    }
+
+    /// The failure policy as written in `--fail-on` (`violations,over-budget`, or `none`).
+    var failOnDescription: String {
+        let names = options.failOn.names
+        return names.isEmpty ? "none" : names.joined(separator: ",")
+    }
+}

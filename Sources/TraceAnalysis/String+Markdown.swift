@@ -1,0 +1,29 @@
+extension String {
+    /// Log-derived text made inert in GitHub-flavoured Markdown, inline or in a table cell.
+    ///
+    /// Characters that open inline markup (`\` `` ` `` `*` `_` `[` `]` `<` `>` `~` `&` `$`) and the table's `|`
+    /// are backslash-escaped, which CommonMark allows for any ASCII punctuation; control characters become visible
+    /// `\u{1b}` escapes (a line feed would end a table row). `@name` and `#123` get an empty HTML comment after the
+    /// sign, so a process name cannot mention a person or link an issue in a pull-request comment.
+    var markdownEscaped: String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        let scalars = Array(unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "$":
+                out += "\\"
+                out.unicodeScalars.append(scalar)
+            case "@", "#":
+                out.unicodeScalars.append(scalar)
+                let next = index + 1 < scalars.count ? scalars[index + 1] : " "
+                if next.properties.isAlphabetic || ("0"..."9").contains(next) { out += "<!-- -->" }
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += "\\\\u{" + String(scalar.value, radix: 16) + "}"
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

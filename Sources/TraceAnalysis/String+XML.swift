@@ -1,0 +1,37 @@
+extension String {
+    /// The string as the content of an XML 1.0 element: `&`, `<`, `>` as entities, a carriage return as `&#13;`
+    /// (a parser would turn a raw one into a line feed), and characters XML 1.0 forbids as visible `\u{1b}` escapes.
+    var xmlEscapedText: String { xmlEscaped(attribute: false) }
+
+    /// The string as a double-quoted XML 1.0 attribute value: as ``xmlEscapedText``, with `"` as `&quot;` and tab,
+    /// line feed and carriage return as character references (a parser would turn raw ones into spaces).
+    var xmlEscapedAttribute: String { xmlEscaped(attribute: true) }
+
+    private func xmlEscaped(attribute: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "\r": out += "&#13;"
+            case "\n" where attribute: out += "&#10;"
+            case "\t" where attribute: out += "&#9;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            case _ where Self.isXMLForbiddenOrControl(scalar):
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// C0 controls other than tab, line feed and carriage return, and U+FFFE and U+FFFF, are not XML 1.0
+    /// characters; DEL and the C1 controls are allowed but invisible, so they are shown the same way.
+    private static func isXMLForbiddenOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xFFFE || value == 0xFFFF
+    }
+}

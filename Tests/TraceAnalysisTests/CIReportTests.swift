@@ -1,0 +1,382 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The CI formats: Markdown, JUnit XML and GitHub workflow commands. Goldens are re-recorded with
+/// `RECORD_GOLDEN=1 swift test --filter CIReport`.
+@Suite("CI reports")
+struct CIReportTests {
+    // MARK: Fixtures
+
+    /// A process name and an exit line full of characters every target language treats specially.
+    static let hostileName = "Evil<&\"'|`*_ @team #12 $x$ %25 \u{1B}\u{7}\u{7F}"
+    static let hostileInput = "logs/hostile <&\"'|,:%\u{1B}.log"
+    static let hostileCapture = """
+        0.000 application:didFinishLaunchingWithOptions:
+        0.500 applicationDidBecomeActive:
+        0.600 applicationDidBecomeActive:
+        0.550 <b>&amp; "quoted" | pipe ]]> `tick` *star* @team %0A 100% \u{1B}[31m\u{7}\u{FFFE}
+        1.000 Message from debugger: <x> & "y" | 50% Terminated due to signal 9 \u{1B}\u{7}
+        """
+
+    static func hostileReport(_ configure: (inout AnalysisOptions) -> Void = { _ in }) throws -> AnalysisReport {
+        let capture = ExampleCapture(hostileCapture, process: hostileName)
+        return try TestSupport.analyzer(configure).analyze(text: capture.text, name: hostileInput)
+    }
+
+    static var xmllintAvailable: Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/xmllint")
+        }
+    }
+
+    static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    // MARK: Goldens
+
+    @Test func markdownGolden() throws {
+        try TestSupport.compareGolden(
+            MarkdownReporter.render(try TestSupport.analyzeAllSamples()), golden: "samples.md")
+    }
+
+    @Test func junitGolden() throws {
+        try TestSupport.compareGolden(
+            JUnitReporter.render(try TestSupport.analyzeAllSamples()), golden: "samples.junit.xml")
+    }
+
+    @Test func githubGolden() throws {
+        try TestSupport.compareGolden(
+            GitHubReporter.render(try TestSupport.analyzeAllSamples()), golden: "samples.github.txt")
+    }
+
+    @Test func reportsAreDeterministic() throws {
+        let first = try TestSupport.analyzeAllSamples()
+        let second = try TestSupport.analyzeAllSamples()
+        #expect(MarkdownReporter.render(first) == MarkdownReporter.render(second))
+        #expect(JUnitReporter.render(first) == JUnitReporter.render(second))
+        #expect(GitHubReporter.render(first) == GitHubReporter.render(second))
+    }
+
+    // MARK: JUnit
+
+    @Test(.enabled(if: xmllintAvailable || inCI))
+    func junitOfTheSamplesValidatesAgainstTheSchema() throws {
+        try expectValid(JUnitReporter.render(try TestSupport.analyzeAllSamples()))
+    }
+
+    @Test(.enabled(if: xmllintAvailable || inCI))
+    func junitOfAHostileCaptureValidatesAgainstTheSchema() throws {
+        try expectValid(JUnitReporter.render(try Self.hostileReport()))
+        try expectValid(
+            JUnitReporter.render(
+                try Self.hostileReport { $0.failOn = FailurePolicy(Set(FailurePolicy.Finding.allCases)) }))
+    }
+
+    @Test(.enabled(if: xmllintAvailable || inCI))
+    func junitOfUnreadableAndEmptyInputsValidates() throws {
+        let report = try TestSupport.analyzer().analyze([
+            .file("/nonexistent/trace-analyze/missing.log"), .text(name: "empty.log", "no lifecycle here\n"),
+            .text(name: "app.log", ExampleCapture("0.000 application:didFinishLaunchingWithOptions:").text),
+        ])
+        let xml = JUnitReporter.render(report)
+        try expectValid(xml)
+        #expect(xml.contains(#"<error message="/nonexistent/trace-analyze/missing.log: cannot open"#))
+        #expect(xml.contains(#"type="unreadable-input""#))
+        #expect(xml.contains(#"<skipped message="no process in 1 line"/>"#))
+
+        let nothing = try TestSupport.analyzer().analyze(text: "no lifecycle here\n", name: "empty.log")
+        let noEvents = JUnitReporter.render(nothing)
+        try expectValid(noEvents)
+        #expect(noEvents.contains(#"type="no-lifecycle-events""#))
+    }
+
+    @Test func junitCountsMatchTheReport() throws {
+        let report = try TestSupport.analyzeAllSamples()
+        let parsed = try JUnitDocument(JUnitReporter.render(report))
+        #expect(parsed.root["name"] == "trace-analyze")
+        #expect(parsed.suites.map { $0["name"] } == report.inputs.map(\.name))
+        #expect(parsed.testcases.count == report.processes.count)
+        #expect(parsed.root["tests"] == "\(report.processes.count)")
+        let failingProcesses = report.processes.count {
+            !$0.violations.isEmpty || $0.launch?.overBudget == true || $0.resumesOverBudget > 0
+        }
+        #expect(parsed.root["failures"] == "\(failingProcesses)")
+        #expect(parsed.root["errors"] == "0")
+        let ruleIDs = Set(ViolationRule.allCases.map(\.rawValue))
+        #expect(parsed.failureTypes.count(where: ruleIDs.contains) == report.violations.count)
+        #expect(
+            parsed.failureTypes.count { $0 == "over-budget" }
+                == report.launchesOverBudget.count + report.resumesOverBudget.count)
+        // Killed-in-foreground does not fail the run by default: a note, not a failure.
+        #expect(!parsed.failureTypes.contains("killed-in-foreground"))
+        #expect(report.findingCounts[.killedInForeground, default: 0] > 0)
+        #expect(parsed.systemOut.contains { $0.contains("killed-in-foreground at line") })
+        // Suite counts add up to the root's.
+        #expect(parsed.suites.reduce(0) { $0 + (Int($1["tests"] ?? "") ?? 0) } == report.processes.count)
+        #expect(parsed.suites.reduce(0) { $0 + (Int($1["failures"] ?? "") ?? 0) } == failingProcesses)
+    }
+
+    @Test func junitFailsOnWhatThePolicyFailsOn() throws {
+        var report = try TestSupport.analyzeAllSamples()
+        report.options.failOn = FailurePolicy([.violations, .killedInForeground])
+        let parsed = try JUnitDocument(JUnitReporter.render(report))
+        #expect(
+            parsed.failureTypes.count { $0 == "killed-in-foreground" }
+                == report.findingCounts[.killedInForeground])
+        #expect(!parsed.failureTypes.contains("over-budget"))
+        #expect(parsed.systemOut.contains { $0.contains("over-budget at line") })
+    }
+
+    @Test func junitEscapesEverything() throws {
+        let report = try Self.hostileReport { $0.failOn = FailurePolicy(Set(FailurePolicy.Finding.allCases)) }
+        let xml = JUnitReporter.render(report)
+        #expect(!xml.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(!xml.contains("\u{FFFE}"))
+        let parsed = try JUnitDocument(xml)
+        let expectedName = #"Evil<&"'|`*_ @team #12 $x$ %25 \u{1b}\u{7}\u{7f} [100]"#
+        #expect(parsed.testcases.map { $0["name"] } == [expectedName])
+        #expect(parsed.suites.first?["name"] == #"logs/hostile <&"'|,:%\u{1b}.log"#)
+        #expect(parsed.failureTypes.contains("killed-in-foreground"))
+        #expect(parsed.failureTypes.contains("clock-anomaly"))
+        #expect(parsed.failureTypes.contains("over-budget"))
+        #expect(parsed.failureTypes.contains("active-twice"))
+    }
+
+    @Test func xmlEscaping() {
+        #expect("a<b>&\"c\"".xmlEscapedText == "a&lt;b&gt;&amp;\"c\"")
+        #expect("a<b>&\"c\"\n\t\r".xmlEscapedAttribute == "a&lt;b&gt;&amp;&quot;c&quot;&#10;&#9;&#13;")
+        #expect("bell\u{7} esc\u{1B} nul\u{0} \u{FFFF}".xmlEscapedText == #"bell\u{7} esc\u{1b} nul\u{0} \u{ffff}"#)
+        #expect("]]>".xmlEscapedText == "]]&gt;")
+    }
+
+    @Test func junitTimesComeFromTheLog() throws {
+        #expect(JUnitReporter.seconds(0) == "0.000")
+        #expect(JUnitReporter.seconds(2029) == "2.029")
+        #expect(JUnitReporter.seconds(123_456_789) == "123456.789")
+        let xml = JUnitReporter.render(try TestSupport.analyzeSample("slow-launch.log"))
+        // 08:15:03.201337 → 08:15:05.230552
+        #expect(xml.contains(#"<testcase classname="samples.slow-launch" name="Photos Pro [2231]" time="2.029">"#))
+    }
+
+    @Test(arguments: [
+        ("samples/slow-launch.log", "samples.slow-launch"), ("app.2024-01-02.log", "app_2024-01-02"),
+        ("./a/b/c", "a.b.c"), ("<stdin>", "<stdin>"), ("/", "trace-analyze"), (".hidden", "_hidden"),
+    ])
+    func junitClassNames(_ input: String, _ expected: String) {
+        #expect(JUnitReporter.classname(input) == expected)
+    }
+
+    // MARK: GitHub
+
+    @Test func githubEscaping() {
+        #expect("50% done\r\nnext".workflowCommandMessage == "50%25 done%0D%0Anext")
+        #expect("a,b:c%d\ne".workflowCommandProperty == "a%2Cb%3Ac%25d%0Ae")
+        #expect("x:y,z".workflowCommandMessage == "x:y,z")
+        #expect("esc\u{1B}[31m".workflowCommandMessage == #"esc\u{1b}[31m"#)
+        let command = GitHubReporter.command(
+            "error", [("file", "logs/a,b:c.log"), ("line", "3"), ("title", "T: x")], "100%\nsure")
+        #expect(command == "::error file=logs/a%2Cb%3Ac.log,line=3,title=T%3A x::100%25%0Asure")
+    }
+
+    @Test func githubAnnotatesAHostileCaptureOneLineEach() throws {
+        let report = try Self.hostileReport()
+        let output = GitHubReporter.render(report)
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.allSatisfy { $0.hasPrefix("::") })
+        #expect(lines.count == CIFinding.all(in: report).count + 1)
+        let file = "file=logs/hostile <&\"'|%2C%3A%25\\u{1b}.log"
+        #expect(lines.dropLast().allSatisfy { $0.contains(file) })
+        let killed = try #require(lines.first { $0.contains("title=Killed in foreground") })
+        #expect(killed.hasPrefix("::warning "))
+        #expect(killed.contains("50%25 Terminated due to signal 9"))
+        #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test func githubSeverityFollowsTheFailurePolicy() throws {
+        let report = try TestSupport.analyzeAllSamples()
+        func severities(_ report: AnalysisReport, _ title: String) -> Set<Substring> {
+            let lines = GitHubReporter.render(report).split(separator: "\n").filter { $0.contains("title=\(title)") }
+            return Set(lines.map { $0.dropFirst(2).prefix { $0 != " " } })
+        }
+        #expect(severities(report, "Killed in foreground") == ["warning"])
+        #expect(severities(report, "Launch over budget") == ["error"])
+        #expect(severities(report, "Lifecycle violation launch-order (rule 1)") == ["error"])
+
+        var changed = report
+        changed.options.failOn = FailurePolicy([.violations, .killedInForeground])
+        #expect(severities(changed, "Killed in foreground") == ["error"])
+        #expect(severities(changed, "Launch over budget") == ["warning"])
+
+        changed.options.failOn = FailurePolicy([])
+        #expect(severities(changed, "Lifecycle violation launch-order (rule 1)") == ["warning"])
+        #expect(
+            GitHubReporter.render(changed).hasSuffix(
+                "::notice title=trace-analyze::clean (exit 0); 7 inputs, 13 processes; fail on: none\n"))
+    }
+
+    @Test func githubClockAnomaliesAreNoticesUnlessTheyFail() throws {
+        let report = try Self.hostileReport()
+        #expect(GitHubReporter.render(report).contains("::notice file="))
+        let failing = try Self.hostileReport { $0.failOn = FailurePolicy([.clockAnomalies]) }
+        let line = try #require(
+            GitHubReporter.render(failing).split(separator: "\n").first { $0.contains("title=Clock went backwards") })
+        #expect(line.hasPrefix("::error "))
+    }
+
+    @Test func githubUnreadableInput() throws {
+        let report = try TestSupport.analyzer().analyze([
+            .file("/nonexistent/trace-analyze/missing.log"),
+            .text(name: "app.log", ExampleCapture("0.000 application:didFinishLaunchingWithOptions:").text),
+        ])
+        let first = try #require(GitHubReporter.render(report).split(separator: "\n").first)
+        #expect(first.hasPrefix("::error file=/nonexistent/trace-analyze/missing.log,title=Unreadable input::"))
+        let nothing = try TestSupport.analyzer().analyze(text: "no lifecycle here\n", name: "empty.log")
+        #expect(
+            GitHubReporter.render(nothing).hasPrefix(
+                "::error file=empty.log,title=No lifecycle events::no lifecycle event found in 1 line"))
+    }
+
+    // MARK: Markdown
+
+    @Test func markdownEscapesLogText() throws {
+        let markdown = MarkdownReporter.render(try Self.hostileReport())
+        let row = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("| Evil") })
+        // Eleven columns: twelve unescaped pipes.
+        #expect(unescapedPipes(row) == 12)
+        #expect(row.hasPrefix(#"| Evil\<\&"'\|\`\*\_ @<!-- -->team #<!-- -->12 \$x\$ %25 \\u{1b}\\u{7}\\u{7f} |"#))
+        let inputRow = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("| logs/") })
+        #expect(unescapedPipes(inputRow) == 10)
+        #expect(!markdown.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test func markdownEscaping() {
+        #expect("a|b".markdownEscaped == #"a\|b"#)
+        #expect(
+            "[x](y) *b* _i_ `c` <t> & ~s~ $m$ \\".markdownEscaped
+                == #"\[x\](y) \*b\* \_i\_ \`c\` \<t\> \& \~s\~ \$m\$ \\"#)
+        #expect("@team #12 # @".markdownEscaped == "@<!-- -->team #<!-- -->12 # @")
+        #expect("line\nbreak".markdownEscaped == #"line\\u{a}break"#)
+    }
+
+    @Test func markdownCapsTheFindings() throws {
+        var notation = "0.000 application:didFinishLaunchingWithOptions:\n0.050 applicationDidBecomeActive:"
+        for index in 1...40 { notation += "\n\(Double(index) / 10 + 0.05) applicationDidBecomeActive:" }
+        let report = try TestSupport.analyzeExample(notation).0
+        let total = CIFinding.all(in: report).count
+        #expect(total == 40)
+        let markdown = MarkdownReporter.render(report)
+        let items = markdown.split(separator: "\n").filter { $0.hasPrefix("- ") }
+        #expect(items.count == MarkdownReporter.findingLimit + 1)
+        #expect(items.last == "- … and \(total - MarkdownReporter.findingLimit) more")
+        #expect(markdown.hasPrefix("## ❌ trace-analyze: 40 violations (exit 1)\n"))
+    }
+
+    @Test func markdownTitles() throws {
+        let clean = try TestSupport.analyzeExample(
+            "0.000 application:didFinishLaunchingWithOptions:\n0.050 applicationDidBecomeActive:"
+        ).0
+        #expect(MarkdownReporter.render(clean).hasPrefix("## ✅ trace-analyze: clean (exit 0)\n"))
+        let two = try Self.hostileReport { $0.failOn = FailurePolicy([.violations, .clockAnomalies]) }
+        #expect(MarkdownReporter.render(two).hasPrefix("## ❌ trace-analyze: 1 violation, 1 clock anomaly (exit 1)\n"))
+        let unreadable = try TestSupport.analyzer().analyze([.file("/nonexistent/trace-analyze/missing.log")])
+        #expect(
+            MarkdownReporter.render(unreadable).hasPrefix(
+                "## ⚠️ trace-analyze: input problem: 1 input unreadable (exit 2)\n"))
+    }
+
+    @Test func markdownFoldsManyInputs() throws {
+        let capture = ExampleCapture(
+            "0.000 application:didFinishLaunchingWithOptions:\n0.050 applicationDidBecomeActive:")
+        let few = try TestSupport.analyzer().analyze((1...3).map { .text(name: "run-\($0).log", capture.text) })
+        #expect(!MarkdownReporter.render(few).contains("<details>"))
+        let many = try TestSupport.analyzer().analyze((1...12).map { .text(name: "run-\($0).log", capture.text) })
+        let markdown = MarkdownReporter.render(many)
+        #expect(markdown.contains("<details><summary><b>Inputs (12)</b></summary>\n\n| Input |"))
+        #expect(markdown.hasSuffix("</details>\n"))
+    }
+
+    // MARK: Helpers
+
+    private func unescapedPipes(_ line: Substring) -> Int {
+        var count = 0
+        var escaped = false
+        for character in line {
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "|" {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Runs `xmllint --noout --schema Golden/junit-10.xsd` on `xml`.
+    private func expectValid(_ xml: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
+        try xml.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let schema = TestSupport.golden.appendingPathComponent("junit-10.xsd").path
+        process.arguments = ["xmllint", "--noout", "--schema", schema, file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "xmllint: \(message)", sourceLocation: sourceLocation)
+    }
+}
+
+/// The parts of a JUnit document the tests look at, read with Foundation's XMLParser.
+private final class JUnitDocument: NSObject, XMLParserDelegate {
+    var root: [String: String] = [:]
+    var suites: [[String: String]] = []
+    var testcases: [[String: String]] = []
+    var failureTypes: [String] = []
+    var systemOut: [String] = []
+    private var text = ""
+    private var parseError: Error?
+
+    struct Invalid: Error { var reason: String }
+
+    init(_ xml: String) throws {
+        super.init()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = self
+        guard parser.parse() else {
+            throw Invalid(reason: parser.parserError.map { "\($0)" } ?? parseError.map { "\($0)" } ?? "unknown")
+        }
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        switch elementName {
+        case "testsuites": root = attributes
+        case "testsuite": suites.append(attributes)
+        case "testcase": testcases.append(attributes)
+        case "failure": failureTypes.append(attributes["type"] ?? "")
+        default: break
+        }
+        text = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        if elementName == "system-out" { systemOut.append(text) }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred error: Error) { parseError = error }
+}
