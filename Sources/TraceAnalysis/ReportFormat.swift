@@ -4,12 +4,21 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     case text
     /// The versioned JSON contract.
     case json
+    /// A pull-request comment or a CI step summary.
+    case markdown
+    /// JUnit XML for CI test views.
+    case junit
+    /// GitHub Actions workflow annotations.
+    case github
 
     /// What the format is for (help texts).
     public var purpose: String {
         switch self {
         case .text: return "for a person at a terminal"
         case .json: return "the versioned JSON contract, for scripts"
+        case .markdown: return "a pull-request comment or a CI step summary"
+        case .junit: return "JUnit XML for CI test views"
+        case .github: return "GitHub Actions annotations on the log lines"
         }
     }
 
@@ -20,6 +29,9 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         switch self {
         case .json: try JSONReporter.write(report, to: sink)
         case .text: try sink(Array(TextReporter(color: color, showEvents: showEvents).render(report).utf8))
+        case .markdown: try sink(Array(MarkdownReporter.render(report).utf8))
+        case .junit: try sink(Array(JUnitReporter.render(report).utf8))
+        case .github: try sink(Array(GitHubReporter.render(report).utf8))
         }
     }
 }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A batch like a night of device logs: COUNT generated captures (every fourth gzip-compressed) in nested folders,
+# analysed in one run. Prints wall time, CPU time (user + system), CPU use (CPU time / wall time: 2.0 means both
+# cores busy) and peak RSS, for --jobs 1 and for the default (one job per core).
+#
+#   Scripts/batch-benchmark.sh              # 1000 captures of about 200 KB
+#   COUNT=100 SIZE=50KB Scripts/batch-benchmark.sh
+#
+# Environment: COUNT (1000), SIZE (200KB per capture), BUILD_DIR (.build-release), SKIP_BUILD=1,
+# FORMATS (extra reports, default "--report markdown=/dev/null --report junit=/dev/null").
+# Captures are kept in bench-data/batch-COUNT-SIZE/ (git-ignored) and reused.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export LC_ALL=C
+
+COUNT=${COUNT:-1000}
+SIZE=${SIZE:-200KB}
+BUILD_DIR=${BUILD_DIR:-.build-release}
+FORMATS=${FORMATS:---report markdown=/dev/null --report junit=/dev/null}
+
+if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+    swift build -c release --product trace-analyze --scratch-path "$BUILD_DIR" >&2
+    swift build -c release --product generate-capture --scratch-path "$BUILD_DIR" >&2
+fi
+BIN=$(swift build -c release --scratch-path "$BUILD_DIR" --show-bin-path)
+
+DIR=bench-data/batch-$COUNT-$SIZE
+if [[ ! -f $DIR/.complete ]]; then
+    rm -rf "$DIR"
+    echo "==> generating $COUNT captures of $SIZE in $DIR" >&2
+    for ((i = 1; i <= COUNT; i++)); do
+        folder=$DIR/device-$((i % 10))/run-$((i / 10))
+        mkdir -p "$folder"
+        if ((i % 4 == 0)); then
+            "$BIN/generate-capture" --size "$SIZE" --seed "$i" | gzip -1 > "$folder/capture-$i.log.gz"
+        else
+            "$BIN/generate-capture" --size "$SIZE" --seed "$i" --output "$folder/capture-$i.log"
+        fi
+    done
+    touch "$DIR/.complete"
+fi
+echo "==> $(find "$DIR" -type f -name 'capture-*' | wc -l) captures, $(du -sh --apparent-size "$DIR" | cut -f1) on disk" >&2
+
+run() {
+    local label=$1
+    shift
+    local stats
+    stats=$(mktemp)
+    # Exit code 1 (findings) is expected: the generated captures hold violations on purpose.
+    /usr/bin/time -o "$stats" -f '%e %U %S %M' "$BIN/trace-analyze" "$@" --no-progress $FORMATS "$DIR" \
+        > /dev/null 2> /dev/null || true
+    read -r wall user sys rss < <(tail -1 "$stats")
+    rm -f "$stats"
+    awk -v l="$label" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" 'BEGIN {
+        printf "%-14s wall %6.2f s   cpu %6.2f s (user %.2f + sys %.2f)   cpu/wall %.2f   peak RSS %.1f MB\n",
+            l, w, u + s, u, s, (u + s) / w, r / 1024 }'
+}
+run "--jobs 1" --jobs 1
+run "default jobs"
