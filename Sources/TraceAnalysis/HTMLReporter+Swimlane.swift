@@ -1,0 +1,557 @@
+import Foundation
+
+extension HTMLReporter {
+    /// One process drawn as an SVG swimlane: episodes as labelled bands on top, a row of marks (launch, exit,
+    /// violations), one lane per app state with the state over time, one lane per scene, and the time axis.
+    struct Swimlane {
+        static let width = 1160.0
+        static let plotLeft = 132.0
+        static let plotRight = 1148.0
+        static let laneHeight = 16.0
+        static let laneStep = 20.0
+        static let episodeRow = 19.0
+        static let maxEpisodeRows = 4
+        static let maxSceneLanes = 8
+        /// Above this many episodes a swimlane draws them without labels; above this many violations it draws the
+        /// first ones only (the list below has more).
+        static let maxMarks = 300
+        /// Above this many events the per-event dots (hover targets) are left out to keep the page light.
+        static let maxEventDots = 400
+        /// The app-delegate lanes, top to bottom: foreground on top, the way out of the process at the bottom.
+        static let laneOrder: [AppState] = [.active, .inactive, .background, .launching, .terminated, .notRunning]
+
+        let process: ProcessReport
+        let scale: TimelineScale
+
+        init(process: ProcessReport) {
+            self.process = process
+            scale = TimelineScale(process, from: Self.plotLeft, to: Self.plotRight)
+        }
+
+        /// A run of one state, from the line of the event that entered it to the line of the one that left it.
+        struct Segment {
+            var state: AppState
+            var from: Int
+            var to: Int
+        }
+
+        /// The states of one lane (the app delegate's, or one scene's) as runs; the unknown state is no run.
+        func segments(scene: String?) -> [Segment] {
+            var segments: [Segment] = []
+            var current: Segment?
+            for event in process.events where event.scene == scene {
+                if let open = current, open.state == event.state { continue }
+                if var open = current {
+                    open.to = event.line
+                    segments.append(open)
+                }
+                current = event.state == .unknown ? nil : Segment(state: event.state, from: event.line, to: event.line)
+            }
+            if var open = current {
+                open.to = max(process.lastLine, open.from)
+                segments.append(open)
+            }
+            return segments
+        }
+
+        var svg: String {
+            let appSegments = segments(scene: nil)
+            let visited = Set(appSegments.map(\.state))
+            let lanes = Self.laneOrder.filter {
+                [.active, .inactive, .background].contains($0) || visited.contains($0)
+            }
+            var sceneKeys: [String] = []
+            for event in process.events {
+                if let scene = event.scene, !sceneKeys.contains(scene) { sceneKeys.append(scene) }
+            }
+            let shownScenes = Array(sceneKeys.prefix(Self.maxSceneLanes))
+
+            let dense = process.episodes.count > Self.maxMarks
+            let episodes = dense ? [] : placedEpisodes()
+            let rows = dense ? 1 : (episodes.map(\.row).max() ?? -1) + 1
+            let episodesTop = 4.0
+            let marksTop = episodesTop + Double(rows) * Self.episodeRow + (rows > 0 ? 2 : 0)
+            let lanesTop = marksTop + 18
+            let laneCount = lanes.count + shownScenes.count
+            let lanesBottom = lanesTop + Double(laneCount - 1) * Self.laneStep + Self.laneHeight
+            let axisY = lanesBottom + 8
+            let height = axisY + 34
+
+            var out = ""
+            if scale.axis == .lines {
+                out += "<p class=\"axis-note\">No timestamps in this process: its swimlane is drawn against line "
+                out += "numbers.</p>\n"
+            }
+            let w = number(Self.width)
+            let h = number(height)
+            out += "<svg class=\"swimlane\" width=\"\(w)\" height=\"\(h)\" "
+            out += "viewBox=\"0 0 \(w) \(h)\" role=\"img\" aria-label=\"\(process.displayName.htmlEscaped) "
+            out += "swimlane\">\n"
+
+            // Lanes: background stripes and labels.
+            func laneY(_ index: Int) -> Double { lanesTop + Double(index) * Self.laneStep }
+            for (index, state) in lanes.enumerated() {
+                out += laneBackground(y: laneY(index), label: state.rawValue, extra: "")
+            }
+            for (offset, scene) in shownScenes.enumerated() {
+                out += laneBackground(
+                    y: laneY(lanes.count + offset), label: "scene " + sceneName(scene), extra: " scene-lane")
+            }
+
+            // The launch, behind everything else.
+            if let launch = process.launch { out += launchSpan(launch, top: marksTop, bottom: lanesBottom) }
+
+            // Episodes.
+            if dense { out += denseEpisodes(y: episodesTop) }
+            for episode in episodes {
+                out += episodeBand(episode, y: episodesTop + Double(episode.row) * Self.episodeRow)
+            }
+
+            // App-delegate states: bars, the steps between them, and a dot per event.
+            func centre(_ state: AppState) -> Double? {
+                lanes.firstIndex(of: state).map { laneY($0) + Self.laneHeight / 2 }
+            }
+            // Runs closer than a pixel to the previous run of their state are drawn as one bar: a process with
+            // thousands of transitions still gives a few hundred rectangles.
+            var bars: [(state: AppState, x0: Double, x1: Double, from: Int, to: Int)] = []
+            var lastBar: [AppState: Int] = [:]
+            var steps = ""
+            var previous: AppState?
+            for segment in appSegments {
+                guard lanes.contains(segment.state) else { continue }
+                let (x0, x1) = span(segment.from, segment.to)
+                if let previous, previous != segment.state, let from = centre(previous), let to = centre(segment.state)
+                {
+                    steps += "<line class=\"step\" x1=\"\(number(x0))\" y1=\"\(number(from))\" x2=\"\(number(x0))\" "
+                    steps += "y2=\"\(number(to))\"/>\n"
+                }
+                previous = segment.state
+                if let index = lastBar[segment.state], x0 - bars[index].x1 < 1 {
+                    bars[index].x1 = max(bars[index].x1, x1)
+                    bars[index].to = segment.to
+                } else {
+                    lastBar[segment.state] = bars.count
+                    bars.append((segment.state, x0, x1, segment.from, segment.to))
+                }
+            }
+            if appSegments.count <= Self.maxEventDots { out += steps }
+            for bar in bars {
+                guard let index = lanes.firstIndex(of: bar.state) else { continue }
+                out += "<rect class=\"state st-\(bar.state.rawValue)\" x=\"\(number(bar.x0))\" "
+                out += "y=\"\(number(laneY(index) + 2))\" width=\"\(number(bar.x1 - bar.x0))\" "
+                out += "height=\"\(number(Self.laneHeight - 4))\"><title>"
+                out += "\(bar.state.rawValue) · \(lineRange(bar.from, bar.to))</title></rect>\n"
+            }
+            if process.events.count <= Self.maxEventDots {
+                for event in process.events where event.scene == nil {
+                    guard let y = centre(event.state) else { continue }
+                    out += "<circle class=\"ev\" cx=\"\(number(scale.x(event.line)))\" cy=\"\(number(y))\" r=\"2.5\">"
+                    out += "<title>\(eventText(event).htmlEscaped)</title></circle>\n"
+                }
+            }
+
+            // Scene lanes: one strip each, coloured by state and labelled when there is room.
+            for (offset, scene) in shownScenes.enumerated() {
+                let y = laneY(lanes.count + offset)
+                for segment in segments(scene: scene) {
+                    let (x0, x1) = span(segment.from, segment.to)
+                    out += "<rect class=\"state st-\(segment.state.rawValue)\" x=\"\(number(x0))\" "
+                    out += "y=\"\(number(y + 2))\" width=\"\(number(x1 - x0))\" "
+                    out += "height=\"\(number(Self.laneHeight - 4))\"><title>scene \(sceneName(scene).htmlEscaped) · "
+                    out += "\(segment.state.rawValue) · \(lineRange(segment.from, segment.to))</title></rect>\n"
+                    if x1 - x0 >= textWidth(segment.state.rawValue, size: 10) + 6 {
+                        let dark = [.inactive, .launching, .notRunning].contains(segment.state) ? " dark" : ""
+                        out += "<text class=\"seg-label\(dark)\" x=\"\(number(x0 + 3))\" "
+                        out += "y=\"\(number(y + Self.laneHeight / 2 + 3.5))\">\(segment.state.rawValue)</text>\n"
+                    }
+                }
+            }
+
+            // Exit and violations over the lanes.
+            if let exit = process.exit { out += exitMark(exit, top: marksTop, bottom: lanesBottom) }
+            for violation in process.violations.prefix(Self.maxMarks) {
+                out += violationMark(violation, top: marksTop, bottom: lanesBottom)
+            }
+
+            out += axis(y: axisY)
+            out += "</svg>\n"
+            var notDrawn: [String] = []
+            if sceneKeys.count > shownScenes.count {
+                notDrawn.append(plural(sceneKeys.count - shownScenes.count, "scene"))
+            }
+            if process.violations.count > Self.maxMarks {
+                notDrawn.append(plural(process.violations.count - Self.maxMarks, "violation"))
+            }
+            if !notDrawn.isEmpty {
+                out += "<p class=\"axis-note\">Not drawn, to keep the page light: "
+                out += "\(notDrawn.joined(separator: ", ")).</p>\n"
+            }
+            if dense {
+                out += "<p class=\"axis-note\">\(process.episodes.count) episodes: drawn in one row without labels, "
+                out += "the list below has them.</p>\n"
+            }
+            return out
+        }
+
+        // MARK: Lanes
+
+        private func laneBackground(y: Double, label: String, extra: String) -> String {
+            var out = "<rect class=\"lane\(extra)\" x=\"\(number(Self.plotLeft))\" y=\"\(number(y))\" "
+            out += "width=\"\(number(Self.plotRight - Self.plotLeft))\" height=\"\(number(Self.laneHeight))\"/>\n"
+            let text = label.count > 22 ? String(label.prefix(21)) + "…" : label
+            out += "<text class=\"lane-label\" x=\"\(number(Self.plotLeft - 8))\" "
+            out += "y=\"\(number(y + Self.laneHeight / 2 + 4))\">\(text.htmlEscaped)</text>\n"
+            return out
+        }
+
+        /// The x range of lines `a`…`b`, at least a few pixels wide so a short run stays visible.
+        private func span(_ a: Int, _ b: Int) -> (Double, Double) {
+            let x0 = scale.x(min(a, b))
+            let x1 = scale.x(max(a, b))
+            return x1 - x0 >= 2 ? (x0, x1) : (x0, min(x0 + 2, Self.width - 2))
+        }
+
+        private func eventText(_ event: TimelineEvent) -> String {
+            var text = "L\(event.line)"
+            if let time = event.time { text += " \(time.timeOfDay)" }
+            text += " \(event.event.callbackName)"
+            if event.event.isTransition { text += " → \(event.state.rawValue)" }
+            return text
+        }
+
+        // MARK: Episodes
+
+        struct PlacedEpisode {
+            enum Label { case inside, right, left, none }
+            var episode: Episode
+            var x0: Double
+            var x1: Double
+            var text: String
+            var label: Label
+            var row: Int
+        }
+
+        /// Episodes packed into as few rows as keep their bands and labels apart (at most ``maxEpisodeRows``).
+        func placedEpisodes() -> [PlacedEpisode] {
+            // Where each row is taken up to: episodes come in line order, so a row is free after its end.
+            var rowEnds: [Double] = []
+            var placed: [PlacedEpisode] = []
+            for episode in process.episodes {
+                let (x0, x1) = span(episode.startLine, episode.endLine)
+                var text = episode.scenario.rawValue
+                if let duration = episode.durationMs { text += " " + DurationFormat.text(duration) }
+                let labelWidth = textWidth(text, size: 11)
+                // Where the label can go, best first, with the room the band then takes.
+                var options: [(PlacedEpisode.Label, Double, Double)] = []
+                if x1 - x0 >= labelWidth + 8 { options.append((.inside, x0, x1)) }
+                if x1 + 4 + labelWidth <= Self.width - 2 { options.append((.right, x0, x1 + 4 + labelWidth)) }
+                if x0 - 4 - labelWidth >= 2 { options.append((.left, x0 - 4 - labelWidth, x1)) }
+                options.append((.none, x0, x1))
+                var choice: (label: PlacedEpisode.Label, row: Int)?
+                for (label, from, to) in options {
+                    if let row = rowEnds.firstIndex(where: { $0 + 6 <= from }) {
+                        rowEnds[row] = to
+                        choice = (label, row)
+                        break
+                    }
+                    if rowEnds.count < Self.maxEpisodeRows {
+                        rowEnds.append(to)
+                        choice = (label, rowEnds.count - 1)
+                        break
+                    }
+                }
+                // No room anywhere: over the row that frees first, without a label (the tooltip has it).
+                let row = choice?.row ?? rowEnds.indices.min { rowEnds[$0] < rowEnds[$1] } ?? 0
+                if choice == nil, rowEnds.indices.contains(row) { rowEnds[row] = max(rowEnds[row], x1) }
+                placed.append(
+                    PlacedEpisode(
+                        episode: episode, x0: x0, x1: x1, text: text, label: choice?.label ?? .none, row: row))
+            }
+            return placed
+        }
+
+        /// Too many episodes to label: one row, one group per scenario, bands closer than a pixel drawn as one.
+        private func denseEpisodes(y: Double) -> String {
+            var out = ""
+            for scenario in Scenario.allCases {
+                var bands: [(Double, Double)] = []
+                var count = 0
+                for episode in process.episodes where episode.scenario == scenario {
+                    count += 1
+                    let (x0, x1) = span(episode.startLine, episode.endLine)
+                    if let last = bands.last, x0 - last.1 < 1 {
+                        bands[bands.count - 1].1 = max(last.1, x1)
+                    } else {
+                        bands.append((x0, x1))
+                    }
+                }
+                guard count > 0 else { continue }
+                out +=
+                    "<g class=\"episode sc-\(scenario.rawValue) dense\"><title>\(scenario.rawValue) ×\(count)</title>"
+                for (x0, x1) in bands {
+                    out += "<rect x=\"\(number(x0))\" y=\"\(number(y))\" width=\"\(number(x1 - x0))\" height=\"15\"/>"
+                }
+                out += "</g>\n"
+            }
+            return out
+        }
+
+        private func episodeBand(_ placed: PlacedEpisode, y: Double) -> String {
+            let episode = placed.episode
+            var title = "\(episode.scenario.rawValue) · \(lineRange(episode.startLine, episode.endLine))"
+            if let start = episode.start { title += " · \(start.timeOfDay)" }
+            if let scene = episode.scene { title += " · scene \(sceneName(scene))" }
+            title += " · \(episode.confidence.rawValue) confidence"
+            if let duration = episode.durationMs { title += " · \(DurationFormat.text(duration))" }
+            if episode.overBudget, let budget = episode.budgetMs { title += " over \(DurationFormat.text(budget))" }
+            title += "\n\(episode.evidence)\n\(episode.causes.joined(separator: "; "))"
+            let over = episode.overBudget ? " over-budget" : ""
+            var out = "<g class=\"episode sc-\(episode.scenario.rawValue)\(over)\"><title>\(title.htmlEscaped)</title>"
+            out += "<rect x=\"\(number(placed.x0))\" y=\"\(number(y))\" width=\"\(number(placed.x1 - placed.x0))\" "
+            out += "height=\"15\" rx=\"3\"/>"
+            let baseline = number(y + 11.5)
+            switch placed.label {
+            case .inside:
+                out += "<text class=\"in\" x=\"\(number(placed.x0 + 4))\" y=\"\(baseline)\">"
+                out += "\(placed.text.htmlEscaped)</text>"
+            case .right:
+                out += "<text x=\"\(number(placed.x1 + 4))\" y=\"\(baseline)\">\(placed.text.htmlEscaped)</text>"
+            case .left:
+                out += "<text class=\"end\" x=\"\(number(placed.x0 - 4))\" y=\"\(baseline)\">"
+                out += "\(placed.text.htmlEscaped)</text>"
+            case .none:
+                break
+            }
+            return out + "</g>\n"
+        }
+
+        // MARK: Marks
+
+        private func launchSpan(_ launch: LaunchReport, top: Double, bottom: Double) -> String {
+            let (x0, x1) = span(launch.startLine, launch.endLine ?? process.lastLine)
+            let verdict: String
+            var label = "launch"
+            if let duration = launch.durationMs {
+                label += " " + DurationFormat.text(duration)
+                if launch.excluded {
+                    verdict = "unchecked"
+                    label += " (not checked)"
+                } else if launch.overBudget {
+                    verdict = "over"
+                    label += " > \(DurationFormat.text(launch.budgetMs)) budget"
+                } else {
+                    verdict = "ok"
+                }
+            } else {
+                verdict = "unchecked"
+                label += launch.endLine == nil ? " (never active)" : " (not measured)"
+            }
+            var title = "launch · \(lineRange(launch.startLine, launch.endLine ?? process.lastLine))"
+            if let duration = launch.durationMs {
+                title += " · \(DurationFormat.text(duration)), budget \(DurationFormat.text(launch.budgetMs))"
+            }
+            if let reason = launch.excludedReason { title += " · not checked: \(reason)" }
+            for milestone in launch.milestones {
+                title += "\n\(milestone.name) L\(milestone.line)"
+                if let offset = milestone.offsetMs { title += " +\(DurationFormat.text(offset))" }
+            }
+            var out = "<g class=\"launch-span \(verdict)\"><title>\(title.htmlEscaped)</title>"
+            out += "<rect x=\"\(number(x0))\" y=\"\(number(top + 1))\" width=\"\(number(x1 - x0))\" "
+            out += "height=\"\(number(bottom - top + 1))\"/>"
+            let width = textWidth(label, size: 10)
+            // Clear of a violation's marker at the launch's first line.
+            let start = process.violations.contains { abs(scale.x($0.line) - x0) < 7 } ? x0 + 8 : x0 + 3
+            let anchorEnd = start + width > Self.width - 2
+            out += "<text\(anchorEnd ? " class=\"end\"" : "") x=\"\(number(anchorEnd ? x1 - 3 : start))\" "
+            out += "y=\"\(number(top + 12))\">\(label.htmlEscaped)</text></g>\n"
+            return out
+        }
+
+        private func exitMark(_ exit: ProcessExit, top: Double, bottom: Double) -> String {
+            let x = scale.x(exit.line)
+            let label = "✕ " + exitDescription(exit)
+            var title = "exit: \(exit.reason.rawValue) at line \(exit.line)"
+            if let time = exit.time { title += " (\(time.timeOfDay))" }
+            title += "\n\(exit.evidence)"
+            var out = "<g class=\"exit\"><title>\(title.htmlEscaped)</title>"
+            out += "<line x1=\"\(number(x))\" y1=\"\(number(top + 2))\" x2=\"\(number(x))\" y2=\"\(number(bottom))\"/>"
+            let anchorEnd = x - 4 - textWidth(label, size: 10) >= Self.plotLeft
+            out += "<text\(anchorEnd ? " class=\"end\"" : "") x=\"\(number(anchorEnd ? x - 4 : x + 4))\" "
+            out += "y=\"\(number(top + 12))\">\(label.htmlEscaped)</text></g>\n"
+            return out
+        }
+
+        private func violationMark(_ violation: Violation, top: Double, bottom: Double) -> String {
+            let x = scale.x(violation.line)
+            var title = "violation \(violation.rule.number) \(violation.rule.rawValue) at line \(violation.line)"
+            if let time = violation.time { title += " (\(time.timeOfDay))" }
+            title += "\n\(violation.rule.title)\n\(violation.message)"
+            var out = "<g class=\"violation\"><title>\(title.htmlEscaped)</title>"
+            out += "<line x1=\"\(number(x))\" y1=\"\(number(top + 14))\" x2=\"\(number(x))\" y2=\"\(number(bottom))\"/>"
+            out += "<path d=\"M\(number(x - 5)) \(number(top + 2))h10l-5 12z\"/></g>\n"
+            return out
+        }
+
+        // MARK: Axis
+
+        private func axis(y: Double) -> String {
+            var out = "<g class=\"axis\">"
+            out += "<text class=\"lane-label\" x=\"\(number(Self.plotLeft - 8))\" y=\"\(number(y + 14))\">"
+            out += scale.axis == .time ? "time" : "line"
+            out += "</text>"
+            out += "<line x1=\"\(number(Self.plotLeft))\" y1=\"\(number(y))\" x2=\"\(number(Self.plotRight))\" "
+            out += "y2=\"\(number(y))\"/>"
+            for gap in scale.gaps {
+                out += "<line class=\"gap\" x1=\"\(number(gap.from + 3))\" y1=\"\(number(y))\" "
+                out += "x2=\"\(number(gap.to - 3))\" y2=\"\(number(y))\"/>"
+                if gap.to - gap.from >= textWidth(gap.label, size: 10) + 8 {
+                    out += "<text class=\"gap-label\" x=\"\(number((gap.from + gap.to) / 2))\" "
+                    out += "y=\"\(number(y + 27))\">\(gap.label.htmlEscaped)</text>"
+                }
+            }
+            // Labels kept apart, the first and last pulled inside the drawing.
+            var lastRight = -Double.infinity
+            for tick in scale.ticks {
+                let width = textWidth(tick.label, size: 10)
+                let x = min(max(tick.x, Self.plotLeft + width / 2 - 4), Self.width - width / 2 - 2)
+                guard x - width / 2 >= lastRight + 10 else { continue }
+                lastRight = x + width / 2
+                out += "<line x1=\"\(number(tick.x))\" y1=\"\(number(y - 3))\" x2=\"\(number(tick.x))\" "
+                out += "y2=\"\(number(y + 3))\"/>"
+                out += "<text class=\"tick\" x=\"\(number(x))\" y=\"\(number(y + 14))\">"
+                out += "\(tick.label.htmlEscaped)</text>"
+            }
+            return out + "</g>\n"
+        }
+    }
+
+    /// About how wide `text` is in the page's sans-serif face at `size` pixels: enough to keep labels apart.
+    static func textWidth(_ text: String, size: Double) -> Double {
+        Double(text.count) * size * 0.62
+    }
+
+    /// Where each line of a process goes on its swimlane. Time runs left to right in input order; every stretch
+    /// between two points the drawing marks gets a width that grows with the logarithm of its duration (of its
+    /// line count when the process has no timestamps), plus a minimum so that points never merge. A 27 ms launch
+    /// and a two-minute stay in background so both stay readable; the axis labels long stretches with their length.
+    struct TimelineScale {
+        enum Axis { case time, lines }
+
+        var axis: Axis
+        /// The lines the drawing marks, ascending, and their x.
+        private(set) var lines: [Int] = []
+        private(set) var xs: [Double] = []
+        /// Time of day (or line) labels at the marked points.
+        private(set) var ticks: [(x: Double, label: String)] = []
+        /// Long stretches: where they are and the time (or lines) they stand for.
+        private(set) var gaps: [(from: Double, to: Double, label: String)] = []
+
+        init(_ process: ProcessReport, from left: Double, to right: Double) {
+            var points: [(line: Int, time: Timestamp?)] = [
+                (process.firstLine, process.firstTime), (process.lastLine, process.lastTime),
+            ]
+            points += process.events.map { ($0.line, $0.time) }
+            if let launch = process.launch {
+                points.append((launch.startLine, launch.start))
+                if let end = launch.endLine { points.append((end, launch.end)) }
+                points += launch.milestones.map { ($0.line, $0.time) }
+            }
+            for episode in process.episodes {
+                points.append((episode.startLine, episode.start))
+                points.append((episode.endLine, episode.end))
+            }
+            points += process.violations.map { ($0.line, $0.time) }
+            if let exit = process.exit { points.append((exit.line, exit.time)) }
+            // One point per line, with the earliest time given for it.
+            points.sort { a, b in
+                if a.line != b.line { return a.line < b.line }
+                return (a.time?.instantMicros ?? .min) < (b.time?.instantMicros ?? .min)
+            }
+            var merged: [(line: Int, time: Timestamp?)] = []
+            for point in points {
+                if let last = merged.last, last.line == point.line {
+                    if last.time == nil, let time = point.time { merged[merged.count - 1].time = time }
+                    continue
+                }
+                merged.append(point)
+            }
+            axis = merged.contains { $0.time != nil } ? .time : .lines
+
+            // The weight of each stretch, and what it stands for.
+            var weights: [Double] = []
+            var lengths: [Double] = []
+            var lastTime = merged.first?.time
+            for index in merged.indices.dropFirst() {
+                let length: Double
+                switch axis {
+                case .time:
+                    if let time = merged[index].time, let previous = lastTime {
+                        length = max(0, previous.milliseconds(to: time))
+                    } else {
+                        length = 0
+                    }
+                    lastTime = merged[index].time ?? lastTime
+                case .lines:
+                    length = Double(merged[index].line - merged[index - 1].line)
+                }
+                lengths.append(length)
+                weights.append(log1p(length))
+            }
+            let total = weights.reduce(0, +)
+            let available = right - left
+            var minimum = weights.isEmpty ? 0 : min(6, available / Double(weights.count) / 2)
+            if total == 0, !weights.isEmpty { minimum = available / Double(weights.count) }
+            let perWeight = total > 0 ? (available - minimum * Double(weights.count)) / total : 0
+            lines = merged.map(\.line)
+            xs = [weights.isEmpty ? (left + right) / 2 : left]
+            for weight in weights { xs.append((xs.last ?? left) + minimum + perWeight * weight) }
+
+            // Stretches long enough to say so.
+            for (index, length) in lengths.enumerated() {
+                let (from, to) = (xs[index], xs[index + 1])
+                switch axis {
+                case .time where length >= 1000 && to - from >= 16:
+                    gaps.append((from, to, DurationFormat.text(length)))
+                case .lines where length >= 20 && to - from >= 16:
+                    gaps.append((from, to, "\(Int(length)) lines"))
+                default: break
+                }
+            }
+
+            // Candidate ticks at marked points (the axis keeps those whose labels do not collide).
+            for (index, point) in merged.enumerated() {
+                switch axis {
+                case .time:
+                    if let time = point.time { ticks.append((xs[index], Self.shortTime(time))) }
+                case .lines:
+                    ticks.append((xs[index], "L\(point.line)"))
+                }
+            }
+        }
+
+        /// The x of `line`: its own when the drawing marks it, else between its neighbours.
+        func x(_ line: Int) -> Double {
+            guard let first = lines.first, let last = lines.last, let firstX = xs.first, let lastX = xs.last else {
+                return 0
+            }
+            if line <= first { return firstX }
+            if line >= last { return lastX }
+            var low = 0
+            var high = lines.count - 1
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if lines[middle] <= line { low = middle } else { high = middle }
+            }
+            if lines[low] == line { return xs[low] }
+            let fraction = Double(line - lines[low]) / Double(lines[high] - lines[low])
+            return xs[low] + (xs[high] - xs[low]) * fraction
+        }
+
+        /// `12:24:09.941`: the time of day to the millisecond at most.
+        static func shortTime(_ time: Timestamp) -> String {
+            let text = time.timeOfDay
+            guard let dot = text.firstIndex(of: ".") else { return text }
+            return String(text.prefix(upTo: text.index(dot, offsetBy: 4, limitedBy: text.endIndex) ?? text.endIndex))
+        }
+    }
+}

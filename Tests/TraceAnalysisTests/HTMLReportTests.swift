@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// The HTML page: its golden file, its structure, its escaping, and how Chromium renders it.
+@Suite("HTML report")
+struct HTMLReportTests {
+    @Test func samplesMatchGolden() throws {
+        try TestSupport.compareGolden(HTMLReporter.render(try TestSupport.analyzeAllSamples()), golden: "samples.html")
+    }
+
+    @Test func loadsNothing() throws {
+        let html = HTMLReporter.render(try TestSupport.analyzeAllSamples())
+        #expect(html.hasPrefix("<!DOCTYPE html>\n"))
+        for external in ["src=", "href=\"http", "href='http", "url(", "@import", "<script", "<link", "<img"] {
+            #expect(!html.contains(external), "the page refers to something outside it: \(external)")
+        }
+        #expect(html.contains("Content-Security-Policy\" content=\"default-src 'none'"))
+        // Every link stays on the page.
+        for link in html.ranges(of: "href=\"") {
+            #expect(html[link.upperBound...].hasPrefix("#"))
+        }
+    }
+
+    @Test func swimlanePerProcess() throws {
+        let report = try TestSupport.analyzeAllSamples()
+        let html = HTMLReporter.render(report)
+        #expect(html.occurrences(of: "<svg class=\"swimlane\"") == report.processes.count)
+        // active, inactive and background at least, per process.
+        #expect(html.occurrences(of: "<rect class=\"lane\"") >= 3 * report.processes.count)
+        let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
+        #expect(html.occurrences(of: "<g class=\"episode sc-") == episodes)
+        #expect(html.occurrences(of: "<rect class=\"state st-") > 0)
+        #expect(html.occurrences(of: "<g class=\"launch-span ") == report.launches.count)
+        for (index, input) in report.inputs.enumerated() {
+            #expect(html.contains("<section class=\"input\" id=\"input-\(index)\">\n<h3>\(input.name)</h3>"))
+        }
+    }
+
+    @Test func violationsAreMarked() throws {
+        let report = try TestSupport.analyzeSample("illegal-transitions.log")
+        let html = HTMLReporter.render(report)
+        #expect(html.occurrences(of: "<g class=\"violation\">") == 7)
+        #expect(html.contains("<title>violation 2 active-twice at line 4 (09:00:01.002000)\n"))
+        #expect(html.occurrences(of: "<tr class=\"violation-row\">") == 7)
+        #expect(html.contains("<p class=\"result findings\"><b>Findings</b> 7 violations"))
+    }
+
+    @Test func launchChartDrawsTheBudget() throws {
+        let html = HTMLReporter.render(try TestSupport.analyzeSample("slow-launch.log"))
+        #expect(html.occurrences(of: "<svg class=\"chart launch-chart\"") == 1)
+        #expect(html.contains("<line class=\"budget-line\""))
+        #expect(html.contains(">budget 400 ms</text>"))
+        #expect(html.occurrences(of: "<circle class=\"dot over\"") == 1)
+        #expect(html.contains(">p50 1.9 s</text>"))
+        #expect(html.contains("<g class=\"launch-span over\">"))
+    }
+
+    @Test func manyLaunchesBecomeAHistogram() {
+        let samples = (0..<500).map { index in
+            HTMLReporter.DistributionChart.Sample(ms: 300 + Double(index % 40), overBudget: index % 40 > 30, label: "")
+        }
+        let stats = DurationStats(samples.map(\.ms), overBudget: samples.count(where: \.overBudget))
+        guard let stats else { return }
+        let svg = HTMLReporter.DistributionChart(kind: .launch, samples: samples, budgetMs: 330, stats: stats).svg
+        #expect(svg.contains("<g class=\"bar\">"))
+        #expect(!svg.contains("<circle"))
+        #expect(svg.contains("<rect class=\"over\""))
+    }
+
+    @Test func logTextIsEscaped() throws {
+        let capture = ExampleCapture(
+            """
+            0.000 @7 application:didFinishLaunchingWithOptions: <script>alert("x")</script>
+            0.040 @7 applicationDidBecomeActive:
+            0.050 @7 applicationDidBecomeActive:
+            0.100 @7 Message from debugger: Terminated due to signal 9 <script>alert('&')</script>
+            """, process: "Evil<b>App")
+        let report = try TestSupport.analyzer().analyze(text: capture.text, name: "<img src=x>.log")
+        let process = try #require(report.processes.first)
+        #expect(process.name.contains("<b>"), "the capture should give the process a hostile name")
+        #expect(process.exit?.evidence.contains("<script>") == true)
+        let html = HTMLReporter.render(report)
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("<b>App"))
+        #expect(!html.contains("<img"))
+        #expect(html.contains("Evil&lt;b&gt;App"))
+        #expect(html.contains("&lt;script&gt;alert(&#39;&amp;&#39;)&lt;/script&gt;"))
+        #expect(html.contains("&lt;img src=x&gt;.log"))
+        #expect(html.occurrences(of: "<g class=\"violation\">") == 1)
+    }
+
+    @Test func timestampLessProcessesUseLines() throws {
+        let text = """
+            application:didFinishLaunchingWithOptions:
+            applicationDidBecomeActive:
+            applicationWillResignActive:
+            applicationDidEnterBackground:
+            """
+        let report = try TestSupport.analyzer().analyze(text: text, name: "bare.log")
+        try #require(report.processes.count == 1)
+        let html = HTMLReporter.render(report)
+        #expect(html.contains("drawn against line numbers"))
+        #expect(html.contains(">line</text>"))
+    }
+
+    @Test func swimlanesAreCapped() throws {
+        var notation = ""
+        let count = HTMLReporter.swimlaneLimit + 25
+        for pid in 0..<count {
+            let start = Double(pid)
+            notation += "\(start) @\(1000 + pid) application:didFinishLaunchingWithOptions:\n"
+            notation += "\(start + 0.05) @\(1000 + pid) applicationDidBecomeActive:\n"
+            if pid == count - 1 { notation += "\(start + 0.06) @\(1000 + pid) applicationDidBecomeActive:\n" }
+        }
+        let report = try TestSupport.analyzer().analyze(text: ExampleCapture(notation).text, name: "many.log")
+        try #require(report.processes.count == count)
+        let html = HTMLReporter.render(report)
+        #expect(html.occurrences(of: "<svg class=\"swimlane\"") == HTMLReporter.swimlaneLimit)
+        #expect(html.contains("Swimlanes are drawn for \(HTMLReporter.swimlaneLimit) of \(count) processes"))
+        // The one with a violation is drawn although it comes last; the table lists the rest.
+        #expect(html.contains("id=\"process-\(count - 1)\""))
+        #expect(html.occurrences(of: "<table class=\"more-processes\">") == 1)
+        // 225 launches of 50 ms: too many dots on one spot, so a histogram.
+        #expect(html.contains("<title>\(count) launches of "))
+    }
+
+    @Test func renderingIsDeterministic() throws {
+        let report = try TestSupport.analyzeAllSamples()
+        #expect(HTMLReporter.render(report) == HTMLReporter.render(try TestSupport.analyzeAllSamples()))
+    }
+
+    // MARK: Chromium
+
+    static var chromium: URL? {
+        var candidates = ["/usr/bin/chromium"]
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+                candidates.append("\(folder)/\(name)")
+            }
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map(URL.init(fileURLWithPath:))
+    }
+
+    static var chromiumAvailable: Bool { chromium != nil }
+
+    /// Renders the samples' page in headless Chromium: the screenshot must show something, the DOM must still hold
+    /// the swimlanes and the chart, and the page must log no error (a blocked load would, under its policy).
+    @Test(.enabled(if: Self.chromiumAvailable || ProcessInfo.processInfo.environment["CI"] != nil))
+    func rendersInChromium() throws {
+        let chromium = try #require(Self.chromium, "chromium is not installed (Debian: apt-get install chromium)")
+        let report = try TestSupport.analyzeAllSamples()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("html-report-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("samples.html")
+        try HTMLReporter.render(report).write(to: page, atomically: true, encoding: .utf8)
+
+        let png = folder.appendingPathComponent("samples.png")
+        let shot = try Self.runChromium(
+            chromium, ["--window-size=1280,2400", "--screenshot=\(png.path)", page.absoluteString], profile: folder)
+        #expect(shot.status == 0, "chromium failed: \(shot.stderr)")
+        Self.expectNoPageErrors(shot.stderr)
+        let data = try Data(contentsOf: png)
+        #expect(data.count > 20_000, "the screenshot is suspiciously small: \(data.count) bytes")
+        let bytes = [UInt8](data)
+        try #require(bytes.count > 24 && bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 1280 && height == 2400)
+        // A page of one colour compresses to a few repeated bytes.
+        #expect(Set(bytes).count > 200)
+
+        let dom = try Self.runChromium(chromium, ["--dump-dom", page.absoluteString], profile: folder)
+        #expect(dom.status == 0, "chromium failed: \(dom.stderr)")
+        Self.expectNoPageErrors(dom.stderr)
+        #expect(dom.stdout.occurrences(of: "<svg class=\"swimlane\"") == report.processes.count)
+        #expect(dom.stdout.contains("<svg class=\"chart launch-chart\""))
+        #expect(dom.stdout.contains("class=\"budget-line\""))
+    }
+
+    /// Writes `Documentation/images/html-report.png` (RECORD_SCREENSHOT=1 swift test --filter HTMLReport): tall
+    /// enough to show the first swimlane, small enough (about 400 KB) for the repository.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["RECORD_SCREENSHOT"] == "1"))
+    func recordScreenshot() throws {
+        let chromium = try #require(Self.chromium)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("html-shot-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("samples.html")
+        try HTMLReporter.render(try TestSupport.analyzeAllSamples()).write(to: page, atomically: true, encoding: .utf8)
+        let images = TestSupport.packageRoot.appendingPathComponent("Documentation/images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let png = images.appendingPathComponent("html-report.png")
+        let shot = try Self.runChromium(
+            chromium, ["--window-size=1280,2200", "--screenshot=\(png.path)", page.absoluteString], profile: folder)
+        #expect(shot.status == 0, "chromium failed: \(shot.stderr)")
+    }
+
+    /// Fails on what the page itself logs: uncaught exceptions, console errors, blocked loads.
+    static func expectNoPageErrors(_ stderr: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for line in stderr.split(separator: "\n") {
+            let pageError =
+                line.contains("Uncaught") || line.contains(":CONSOLE") || line.contains("Content Security Policy")
+                || line.contains("Failed to load resource")
+            #expect(!pageError, "the page logged: \(line)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Runs headless Chromium on `arguments` with a profile of its own; killed after 60 s.
+    static func runChromium(_ chromium: URL, _ arguments: [String], profile: URL) throws -> TestSupport.RunResult {
+        let process = Process()
+        process.executableURL = chromium
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=\(profile.appendingPathComponent("profile").path)",
+            ] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem {
+            if process.isRunning { kill(pid, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        // Read both pipes while Chromium runs, so that neither fills up and blocks it.
+        let errData = LockedData()
+        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        while !errData.isSet { usleep(10_000) }
+        return TestSupport.RunResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.value, as: UTF8.self))
+    }
+}
+
+/// Data handed from a reader thread.
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+
+    func set(_ value: Data) { lock.withLock { data = value } }
+    var isSet: Bool { lock.withLock { data != nil } }
+    var value: Data { lock.withLock { data ?? Data() } }
+}
+
+extension String {
+    func occurrences(of needle: String) -> Int { ranges(of: needle).count }
+}
