@@ -111,6 +111,56 @@ public struct InputSummary: Sendable {
     public init(name: String) { self.name = name }
 }
 
+extension InputSummary {
+    /// How the lines were read: `9 records, 2 continuation, 0 unparsed (line 4, …)` parts, for reporters.
+    var readingParts: [String] {
+        var parts = ["\(records) records"]
+        if continuationLines > 0 { parts.append("\(continuationLines) continuation") }
+        if blankLines > 0 { parts.append("\(blankLines) blank") }
+        if skippedLines > 0 { parts.append("\(skippedLines) header/trailer") }
+        var unparsed = "\(unparsedLines) unparsed"
+        if !unparsedSamples.isEmpty {
+            let more = unparsedLines > unparsedSamples.count ? ", …" : ""
+            unparsed += " (line \(unparsedSamples.map(String.init).joined(separator: ", "))\(more))"
+        }
+        parts.append(unparsed)
+        if truncatedLines > 0 { parts.append("\(truncatedLines) cut at 64 KiB") }
+        return parts
+    }
+
+    /// What a reader should know about how the input was read: other formats in it, prefixes stripped, assumed
+    /// years and zones, repeats, clock anomalies.
+    var readingNotes: [String] {
+        var notes: [String] = []
+        let others = formatCounts.filter { $0.key != format }.sorted { $0.key < $1.key }
+        if !others.isEmpty {
+            let counts = others.map { "\($0.key) (\($0.value) record\($0.value == 1 ? "" : "s"))" }
+            notes.append("also " + counts.joined(separator: ", "))
+        }
+        if !prefixes.isEmpty {
+            let stripped = prefixes.sorted { $0.key < $1.key }.map { "\($0.key) on \($0.value) lines" }
+            notes.append("prefixes stripped: " + stripped.joined(separator: ", "))
+        }
+        if let date = inferredDate {
+            let from: String
+            switch date.source {
+            case .option: from = "--year"
+            case .modificationTime: from = "the file's modification time"
+            case .now: from = "today's date"
+            }
+            var note = date.firstYear.map { "year \($0) from \(from)" } ?? "dates from \(from)"
+            if date.rollovers > 0 { note += " (rolled over \(date.rollovers)×)" }
+            notes.append(note)
+        }
+        if let zone = assumedZone { notes.append("zone-less times read as \(zone)") }
+        if repeatedMessages > 0 {
+            notes.append("\(repeatedMessages) repeated message\(repeatedMessages == 1 ? "" : "s")")
+        }
+        if clockAnomalies > 0 { notes.append("clock went backwards \(clockAnomalies)× (kept in input order)") }
+        return notes
+    }
+}
+
 /// How the years (or dates) timestamps leave out were filled in.
 public struct InferredDate: Sendable, Equatable {
     public enum Source: String, Sendable {

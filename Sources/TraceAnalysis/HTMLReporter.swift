@@ -330,42 +330,10 @@ public enum HTMLReporter {
         if let error = input.error {
             return "<p class=\"unreadable\">Unreadable: \(String(describing: error).htmlEscaped)</p>\n"
         }
-        var parts = ["\(input.records) records"]
-        if input.continuationLines > 0 { parts.append("\(input.continuationLines) continuation") }
-        if input.blankLines > 0 { parts.append("\(input.blankLines) blank") }
-        if input.skippedLines > 0 { parts.append("\(input.skippedLines) header/trailer") }
-        var unparsed = "\(input.unparsedLines) unparsed"
-        if !input.unparsedSamples.isEmpty {
-            let more = input.unparsedLines > input.unparsedSamples.count ? ", …" : ""
-            unparsed += " (line \(input.unparsedSamples.map(String.init).joined(separator: ", "))\(more))"
-        }
-        parts.append(unparsed)
-        if input.truncatedLines > 0 { parts.append("\(input.truncatedLines) cut at 64 KiB") }
+        let parts = input.readingParts
         var out = "<p class=\"meta\">\((input.format ?? "no known format").htmlEscaped) · \(input.lines) lines: "
         out += parts.joined(separator: ", ") + " · \(input.lifecycleEvents) lifecycle events</p>\n"
-        var notes: [String] = []
-        let others = input.formatCounts.filter { $0.key != input.format }.sorted { $0.key < $1.key }
-        if !others.isEmpty { notes.append("also " + others.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")) }
-        if !input.prefixes.isEmpty {
-            let stripped = input.prefixes.sorted { $0.key < $1.key }.map { "\($0.key) on \($0.value) lines" }
-            notes.append("prefixes stripped: " + stripped.joined(separator: ", "))
-        }
-        if let date = input.inferredDate {
-            let from: String
-            switch date.source {
-            case .option: from = "--year"
-            case .modificationTime: from = "the file's modification time"
-            case .now: from = "the date of the analysis"
-            }
-            var note = date.firstYear.map { "year \($0) from \(from)" } ?? "dates from \(from)"
-            if date.rollovers > 0 { note += " (rolled over \(date.rollovers)×)" }
-            notes.append(note)
-        }
-        if let zone = input.assumedZone { notes.append("zone-less times read as \(zone)") }
-        if input.repeatedMessages > 0 { notes.append(plural(input.repeatedMessages, "repeated message")) }
-        if input.clockAnomalies > 0 {
-            notes.append("clock went backwards \(input.clockAnomalies)× (kept in input order)")
-        }
+        let notes = input.readingNotes
         if !notes.isEmpty { out += "<p class=\"notes\">\(notes.joined(separator: " · ").htmlEscaped)</p>\n" }
         return out
     }

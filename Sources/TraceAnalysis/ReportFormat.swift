@@ -6,6 +6,8 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     case json
     /// A pull-request comment or a CI step summary.
     case markdown
+    /// One self-contained page: swimlanes per process, launch-time charts per app.
+    case html
     /// JUnit XML for CI test views.
     case junit
     /// GitHub Actions workflow annotations.
@@ -17,6 +19,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         case .text: return "for a person at a terminal"
         case .json: return "the versioned JSON contract, for scripts"
         case .markdown: return "a pull-request comment or a CI step summary"
+        case .html: return "one self-contained page with swimlanes and launch-time charts"
         case .junit: return "JUnit XML for CI test views"
         case .github: return "GitHub Actions annotations on the log lines"
         }
@@ -30,6 +33,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         case .json: try JSONReporter.write(report, to: sink)
         case .text: try sink(Array(TextReporter(color: color, showEvents: showEvents).render(report).utf8))
         case .markdown: try sink(Array(MarkdownReporter.render(report).utf8))
+        case .html: try sink(Array(HTMLReporter.render(report).utf8))
         case .junit: try sink(Array(JUnitReporter.render(report).utf8))
         case .github: try sink(Array(GitHubReporter.render(report).utf8))
         }

@@ -75,57 +75,13 @@ public struct TextReporter: Sendable {
         if let error = input.error {
             return "\(name) — \(paint(.red, "unreadable")): \(Sanitizer.terminal(String(describing: error)))\n"
         }
-        var parts = ["\(input.records) records"]
-        if input.continuationLines > 0 { parts.append("\(input.continuationLines) continuation") }
-        if input.blankLines > 0 { parts.append("\(input.blankLines) blank") }
-        if input.skippedLines > 0 { parts.append("\(input.skippedLines) header/trailer") }
-        var unparsed = "\(input.unparsedLines) unparsed"
-        if !input.unparsedSamples.isEmpty {
-            let more = input.unparsedLines > input.unparsedSamples.count ? ", …" : ""
-            unparsed += " (line \(input.unparsedSamples.map(String.init).joined(separator: ", "))\(more))"
-        }
-        parts.append(unparsed)
-        if input.truncatedLines > 0 { parts.append("\(input.truncatedLines) cut at 64 KiB") }
+        let parts = input.readingParts
         let format = input.format ?? "no known format"
         var text = "\(name) — \(format) · \(input.lines) lines: \(parts.joined(separator: ", "))"
         text += " · \(input.lifecycleEvents) lifecycle events\n"
-        let notes = inputNotes(input)
+        let notes = input.readingNotes
         if !notes.isEmpty { text += dim("  " + notes.joined(separator: " · ")) + "\n" }
         return text
-    }
-
-    /// What the reader should know about how the input was read: other formats in it, prefixes stripped,
-    /// assumed years and zones, repeats, clock anomalies.
-    private func inputNotes(_ input: InputSummary) -> [String] {
-        var notes: [String] = []
-        let others = input.formatCounts.filter { $0.key != input.format }.sorted { $0.key < $1.key }
-        if !others.isEmpty {
-            let counts = others.map { "\($0.key) (\($0.value) record\($0.value == 1 ? "" : "s"))" }
-            notes.append("also " + counts.joined(separator: ", "))
-        }
-        if !input.prefixes.isEmpty {
-            let stripped = input.prefixes.sorted { $0.key < $1.key }.map { "\($0.key) on \($0.value) lines" }
-            notes.append("prefixes stripped: " + stripped.joined(separator: ", "))
-        }
-        if let date = input.inferredDate {
-            let from: String
-            switch date.source {
-            case .option: from = "--year"
-            case .modificationTime: from = "the file's modification time"
-            case .now: from = "today's date"
-            }
-            var note = date.firstYear.map { "year \($0) from \(from)" } ?? "dates from \(from)"
-            if date.rollovers > 0 { note += " (rolled over \(date.rollovers)×)" }
-            notes.append(note)
-        }
-        if let zone = input.assumedZone { notes.append("zone-less times read as \(zone)") }
-        if input.repeatedMessages > 0 {
-            notes.append("\(input.repeatedMessages) repeated message\(input.repeatedMessages == 1 ? "" : "s")")
-        }
-        if input.clockAnomalies > 0 {
-            notes.append("clock went backwards \(input.clockAnomalies)× (kept in input order)")
-        }
-        return notes
     }
 
     private func render(_ process: ProcessReport) -> String {
