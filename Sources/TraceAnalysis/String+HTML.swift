@@ -8,23 +8,20 @@ extension String {
                 $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" || $0 == "'" || Self.isHiddenControl($0)
             })
         else { return self }
-        var out = ""
-        out.reserveCapacity(utf8.count + 16)
-        for scalar in unicodeScalars {
+        return replacingScalars { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case _ where Self.isHiddenControl(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&#39;"
+            case _ where Self.isHiddenControl(scalar): return String.visibleEscape(scalar)
+            default: return nil
             }
         }
-        return out
     }
 
     private static func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+        isControl(scalar) && scalar != "\n" && scalar != "\t"
     }
 }

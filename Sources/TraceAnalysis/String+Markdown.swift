@@ -18,8 +18,9 @@ extension String {
                 out.unicodeScalars.append(scalar)
                 let next = index + 1 < scalars.count ? scalars[index + 1] : " "
                 if next.properties.isAlphabetic || ("0"..."9").contains(next) { out += "<!-- -->" }
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += "\\\\u{" + String(scalar.value, radix: 16) + "}"
+            case _ where String.isControl(scalar):
+                // The backslash of `\u{1b}` escaped, so Markdown shows it.
+                out += "\\" + String.visibleEscape(scalar)
             default:
                 out.unicodeScalars.append(scalar)
             }

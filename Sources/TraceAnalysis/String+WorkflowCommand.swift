@@ -8,21 +8,17 @@ extension String {
     var workflowCommandProperty: String { workflowCommandEscaped(property: true) }
 
     private func workflowCommandEscaped(property: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
+        replacingScalars { scalar in
             switch scalar {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            case ":" where property: out += "%3A"
-            case "," where property: out += "%2C"
+            case "%": return "%25"
+            case "\r": return "%0D"
+            case "\n": return "%0A"
+            case ":" where property: return "%3A"
+            case "," where property: return "%2C"
             // Other control characters (an ANSI escape would colour the log) are shown as visible escapes.
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
+            case _ where String.isControl(scalar): return String.visibleEscape(scalar)
+            default: return nil
             }
         }
-        return out
     }
 }

@@ -8,24 +8,20 @@ extension String {
     var xmlEscapedAttribute: String { xmlEscaped(attribute: true) }
 
     private func xmlEscaped(attribute: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
+        replacingScalars { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "\r": out += "&#13;"
-            case "\n" where attribute: out += "&#10;"
-            case "\t" where attribute: out += "&#9;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            case _ where Self.isXMLForbiddenOrControl(scalar):
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"" where attribute: return "&quot;"
+            case "\r": return "&#13;"
+            case "\n" where attribute: return "&#10;"
+            case "\t" where attribute: return "&#9;"
+            case "\n", "\t": return nil
+            case _ where Self.isXMLForbiddenOrControl(scalar): return String.visibleEscape(scalar)
+            default: return nil
             }
         }
-        return out
     }
 
     /// C0 controls other than tab, line feed and carriage return, and U+FFFE and U+FFFF, are not XML 1.0

@@ -248,19 +248,7 @@ extension String {
 /// Makes log text safe to show: control characters (ANSI escapes included) become visible escapes.
 public enum Sanitizer {
     public static func terminal(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        guard text.unicodeScalars.contains(where: String.isControl) else { return text }
+        return text.replacingScalars { String.isControl($0) ? String.visibleEscape($0) : nil }
     }
 }
