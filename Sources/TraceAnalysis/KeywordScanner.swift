@@ -60,21 +60,22 @@ struct KeywordScanner: Sendable {
     /// The first keyword found at or after `start`: its index and where it begins.
     func find(in message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)? {
         let count = message.count
-        guard start < count else { return nil }
+        guard start < count, let base = message.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         return pairs.withUnsafeBufferPointer { pairs in
+            let last = count - 1
             var position = start
-            var first = Int(Self.lower(message[position]))
-            while position < count {
-                let second = position + 1 < count ? Int(Self.lower(message[position + 1])) : 0
-                if pairs[first << 8 | second] != 0 || position + 1 == count,
-                    let keyword = keyword(at: position, first: first, in: message)
-                {
+            var first = Int(Self.lower(base[position]))
+            // Every position but the last has a second byte: one table lookup each, no other branch.
+            while position < last {
+                let second = Int(Self.lower(base[position + 1]))
+                if pairs[first << 8 | second] != 0, let keyword = keyword(at: position, first: first, in: message) {
                     return (keyword, position)
                 }
                 first = second
                 position += 1
             }
-            return nil
+            // The last byte can only begin a one-byte keyword.
+            return keyword(at: last, first: first, in: message).map { ($0, last) }
         }
     }
 
