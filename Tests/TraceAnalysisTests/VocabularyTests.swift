@@ -74,6 +74,13 @@ struct KeywordScannerTests {
         #expect(Self.find(scanner, "active and active", from: 1)! == (0, 11))
         #expect(Self.find(scanner, "", from: 0) == nil)
         #expect(Self.find(scanner, "activ") == nil)
+        // Two- and three-byte keywords, at the very end and cut short by it.
+        let short = KeywordScanner(["go", "nib", "active"])
+        #expect(Self.find(short, "let's go")! == (0, 6))
+        #expect(Self.find(short, "awakeFromNib")! == (1, 9))
+        #expect(Self.find(short, "awakeFromNi") == nil)
+        #expect(Self.find(short, "Nib")! == (1, 0))
+        #expect(Self.find(short, "acted, then active")! == (2, 12))
     }
 
     @Test func everyBuiltInExampleHoldsAKeywordTheScannerFinds() throws {
