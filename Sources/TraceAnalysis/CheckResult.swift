@@ -45,7 +45,7 @@ public struct CheckResult: Sendable {
 
     /// The verdict for a person (and a CI log): what is new, what is fixed, what got slower or faster.
     public func text(color: Bool = false) -> String {
-        let paint = Painter(color: color)
+        let paint = TextReporter(color: color)
         var out = "trace-analyze check: \(report.inputs.count) input\(report.inputs.count == 1 ? "" : "s"), "
         out += "\(report.processes.count) process\(report.processes.count == 1 ? "" : "es")"
         if let comparison, let baselineFile {
@@ -127,11 +127,4 @@ public struct CheckResult: Sendable {
         }
         return isPercent || value > 1 ? value / 100 : value
     }
-}
-
-/// ANSI colours, or none.
-struct Painter {
-    var color: Bool
-    func red(_ text: String) -> String { color ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
-    func green(_ text: String) -> String { color ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
 }

@@ -234,6 +234,8 @@ public struct TextReporter: Sendable {
         color ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
     }
 
+    func red(_ text: String) -> String { paint(.red, text) }
+    func green(_ text: String) -> String { paint(.green, text) }
     private func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     private func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
 }
