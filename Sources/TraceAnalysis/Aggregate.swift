@@ -98,9 +98,7 @@ public struct Aggregate: Sendable {
                 launches: processes.count { $0.launch != nil },
                 overBudget: processes.reduce(0) { $0 + ($1.launch?.overBudget == true ? 1 : 0) + $1.resumesOverBudget },
                 violations: processes.reduce(0) { $0 + $1.violations.count },
-                killedInForeground: processes.reduce(0) {
-                    $0 + $1.episodes.count { $0.scenario == .killedInForeground }
-                },
+                killedInForeground: processes.reduce(0) { $0 + $1.killedInForeground },
                 error: input.error)
         }
     }
@@ -122,7 +120,7 @@ public struct Aggregate: Sendable {
         app.launches = DurationStats(measured.compactMap(\.durationMs), overBudget: measured.count(where: \.overBudget))
         app.launchesExcluded = launches.count { $0.durationMs != nil && $0.excluded }
         app.watchdogRisks = launches.count(where: \.watchdogRisk)
-        let resumes = processes.flatMap(\.episodes).filter { $0.scenario == .returnToForeground && $0.budgetMs != nil }
+        let resumes = processes.flatMap(\.timedResumes)
         app.resumes = DurationStats(resumes.compactMap(\.durationMs), overBudget: resumes.count(where: \.overBudget))
         app.scenarios = counted(processes.flatMap { $0.episodes.map(\.scenario) }, in: Scenario.allCases)
         app.violations = counted(processes.flatMap { $0.violations.map(\.rule) }, in: ViolationRule.allCases)
@@ -140,6 +138,10 @@ public struct Aggregate: Sendable {
 }
 
 extension ProcessReport {
+    /// Resumes judged against their budget (timed `return-to-foreground` episodes).
+    public var timedResumes: [Episode] { episodes.filter { $0.budgetMs != nil } }
     /// Timed resumes over their budget.
     public var resumesOverBudget: Int { episodes.count(where: \.overBudget) }
+    /// `killed-in-foreground` episodes.
+    public var killedInForeground: Int { episodes.count { $0.scenario == .killedInForeground } }
 }

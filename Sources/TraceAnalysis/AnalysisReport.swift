@@ -26,15 +26,17 @@ public struct AnalysisReport: Sendable {
     /// Lifecycle events over all inputs.
     public var lifecycleEventCount: Int { inputs.reduce(0) { $0 + $1.lifecycleEvents } }
 
-    /// Resumes (timed return-to-foreground episodes) over their budget.
-    public var resumesOverBudget: [Episode] { processes.flatMap { $0.episodes.filter(\.overBudget) } }
+    /// Resumes judged against their budget (timed return-to-foreground episodes).
+    public var timedResumes: [Episode] { processes.flatMap(\.timedResumes) }
+    /// Timed resumes over their budget.
+    public var resumesOverBudget: [Episode] { timedResumes.filter(\.overBudget) }
 
     /// How many of each kind of finding the report holds.
     public var findingCounts: [FailurePolicy.Finding: Int] {
         [
             .violations: violations.count,
             .overBudget: launchesOverBudget.count + resumesOverBudget.count,
-            .killedInForeground: processes.reduce(0) { $0 + $1.episodes.count { $0.scenario == .killedInForeground } },
+            .killedInForeground: processes.reduce(0) { $0 + $1.killedInForeground },
             .clockAnomalies: inputs.reduce(0) { $0 + $1.clockAnomalies },
         ]
     }

@@ -57,7 +57,7 @@ public enum HTMLReporter {
         out += result(report)
         let counts = report.findingCounts
         let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
-        let resumes = report.processes.reduce(0) { $0 + $1.episodes.count { $0.budgetMs != nil } }
+        let resumes = report.timedResumes.count
         // What is counted (one, many), how many, and the finding that makes it red or amber.
         var tiles: [(one: String, many: String, count: Int, finding: FailurePolicy.Finding?)] = [
             ("input", "inputs", report.inputs.count, nil),
@@ -321,7 +321,7 @@ public enum HTMLReporter {
         if !process.violations.isEmpty || process.launch?.overBudget == true || process.resumesOverBudget > 0 {
             return 2
         }
-        let killed = process.episodes.contains { $0.scenario == .killedInForeground }
+        let killed = process.killedInForeground > 0
         let unclean = process.exit.map { $0.reason != .voluntary } ?? false
         return killed || unclean || process.clockAnomalyCount > 0 ? 1 : 0
     }
@@ -366,7 +366,7 @@ public enum HTMLReporter {
             badges.append("<span class=\"badge bad\">\(plural(process.resumesOverBudget, "resume")) over budget</span>")
         }
         if process.launch?.watchdogRisk == true { badges.append("<span class=\"badge bad\">watchdog territory</span>") }
-        if process.episodes.contains(where: { $0.scenario == .killedInForeground }) {
+        if process.killedInForeground > 0 {
             badges.append("<span class=\"badge bad\">killed in foreground</span>")
         }
         if let exit = process.exit, exit.reason != .voluntary {

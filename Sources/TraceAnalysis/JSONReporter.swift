@@ -300,7 +300,7 @@ public enum JSONReporter {
             ("launches", .int(report.launches.count)),
             ("launchesMeasured", .int(report.measuredLaunches.count)),
             ("launchesOverBudget", .int(report.launchesOverBudget.count)),
-            ("resumesTimed", .int(report.processes.reduce(0) { $0 + $1.episodes.count { $0.budgetMs != nil } })),
+            ("resumesTimed", .int(report.timedResumes.count)),
             ("resumesOverBudget", .int(report.resumesOverBudget.count)),
             ("failingFindings", .object(report.failingFindings.map { ($0.0.rawValue, .int($0.1)) })),
             ("exitCode", .int(Int(report.exitStatus.rawValue))),

@@ -38,7 +38,7 @@ public enum MarkdownReporter {
     /// One line of totals, then what was reported without failing the run.
     private static func overview(_ report: AnalysisReport) -> String {
         let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
-        let resumes = report.processes.reduce(0) { $0 + $1.episodes.count { $0.budgetMs != nil } }
+        let resumes = report.timedResumes.count
         var parts = [
             plural(report.inputs.count, "input"), plural(report.processes.count, "process", "processes"),
             plural(episodes, "episode"),

@@ -193,7 +193,7 @@ public struct TextReporter: Sendable {
             launchLine += ", slowest \(DurationFormat.text(slowest))"
         }
         out += launchLine + "\n"
-        let resumes = report.processes.reduce(0) { $0 + $1.episodes.count { $0.budgetMs != nil } }
+        let resumes = report.timedResumes.count
         if resumes > 0 {
             let overResumes = report.resumesOverBudget.count
             out += "  resumes: \(resumes) timed, "
