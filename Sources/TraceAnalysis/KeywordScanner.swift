@@ -1,21 +1,30 @@
 /// Finds any of a set of ASCII keywords in a message, without case, in one pass over its bytes.
 ///
-/// The vocabulary's cheap first test: most log messages hold no keyword and cost only this scan. A 64 KiB table
-/// says which (lowercased) byte pairs begin a keyword, so each position of the message costs one lookup, and the
-/// keywords starting with that byte are compared only where the pair fits.
-struct KeywordScanner: Sendable {
+/// The vocabulary's cheap first test: most log messages hold no keyword and cost only this scan. When every
+/// keyword has three bytes or more, the scan samples every second position: the three bytes there (read as one
+/// word, case folded by setting bit 5 of each) are hashed into a 4 KiB bitset that says whether they can be a
+/// keyword's first three bytes, or its second to fourth. Any keyword covers a sample at its first or its second
+/// byte, one sample in fifty or so passes the test, and only there are keywords compared. A vocabulary with shorter
+/// keywords is scanned at every position through a table of byte pairs.
+final class KeywordScanner: Sendable {
     /// Keyword bytes, lowercased, one after another; `ranges[k]` is keyword `k`'s slice.
     private let bytes: [UInt8]
     private let ranges: [Range<Int>]
     /// For each lowercased first byte, the keywords starting with it: `order[starts[b]..<starts[b + 1]]`.
     private let starts: [Int32]
     private let order: [Int32]
-    /// Where a lowercased byte pair `first << 8 | second` begins some keyword: 1 when only keywords of three bytes
-    /// or more (the third byte is checked next), 2 when a shorter one too.
-    private let pairs: [UInt8]
-    /// 1 where the hash of three lowercased bytes (``triple(_:_:_:)``) begins a keyword of three bytes or more: most
-    /// pairs that begin a keyword in English text ("de", "te", "ac") are not followed by its third byte.
-    private let triples: [UInt8]
+    /// Per keyword: its first four bytes (fewer when it is shorter) as a little-endian word folded like
+    /// ``hash(_:)``, and the mask of the bytes it has: a whole-word test before the bytes are compared.
+    private let heads: [(word: UInt32, mask: UInt32)]
+    /// Sampling every second position: two bits per ``hash(_:)`` of three folded bytes, at `hash * 2 + plane`:
+    /// plane 0, they can begin a keyword; plane 1, they can be a keyword's second to fourth byte (for a
+    /// three-byte keyword, its last two and any byte).
+    private let samples: [UInt64]
+    /// Scanning every position (some keyword is shorter than three bytes): two bits per lowercased pair
+    /// `first << 8 | second`: plane 0, it begins a keyword of three bytes or more; plane 1, a shorter one.
+    private let pairs: [UInt64]
+    /// Every keyword has three bytes or more.
+    private let sampled: Bool
 
     init(_ keywords: [String]) {
         var bytes: [UInt8] = []
@@ -34,32 +43,54 @@ struct KeywordScanner: Sendable {
             }
         }
         starts[256] = Int32(order.count)
-        var pairs = [UInt8](repeating: 0, count: 65_536)
-        var triples = [UInt8](repeating: 0, count: 65_536)
-        for range in ranges where range.count >= 2 {
-            let pair = Int(bytes[range.lowerBound]) << 8 | Int(bytes[range.lowerBound + 1])
-            if range.count == 2 {
-                pairs[pair] = 2
-            } else {
-                pairs[pair] = max(pairs[pair], 1)
-                triples[Self.triple(pair, Int(bytes[range.lowerBound + 2]))] = 1
+        func set(_ bits: inout [UInt64], _ index: Int) { bits[index >> 6] |= 1 << UInt64(index & 63) }
+        func word(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16 }
+        let sampled = ranges.allSatisfy { $0.count >= 3 }
+        var samples = [UInt64](repeating: 0, count: sampled ? Self.slots * 2 / 64 : 0)
+        var pairs = [UInt64](repeating: 0, count: sampled ? 0 : 65_536 * 2 / 64)
+        for range in ranges {
+            let k = Array(bytes[range])
+            if sampled {
+                set(&samples, Self.hash(word(k[0], k[1], k[2])) * 2)
+                if k.count >= 4 {
+                    set(&samples, Self.hash(word(k[1], k[2], k[3])) * 2 + 1)
+                } else {
+                    for any in 0..<256 { set(&samples, Self.hash(word(k[1], k[2], UInt8(any))) * 2 + 1) }
+                }
+            } else if k.count >= 3 {
+                set(&pairs, (Int(k[0]) << 8 | Int(k[1])) * 2)
+            } else if k.count == 2 {
+                set(&pairs, (Int(k[0]) << 8 | Int(k[1])) * 2 + 1)
+            } else if k.count == 1 {
+                // A one-byte keyword matches before any pair: mark every pair it can begin.
+                for second in 0..<256 { set(&pairs, (Int(k[0]) << 8 | second) * 2 + 1) }
             }
         }
-        // A one-byte keyword matches before any pair: mark every pair it can begin.
-        for range in ranges where range.count == 1 {
-            for second in 0..<256 { pairs[Int(bytes[range.lowerBound]) << 8 | second] = 2 }
-        }
+        self.samples = samples
         self.pairs = pairs
-        self.triples = triples
+        self.sampled = sampled
         self.bytes = bytes
         self.ranges = ranges
         self.starts = starts
         self.order = order
+        self.heads = ranges.map { range in
+            var word: UInt32 = 0
+            var mask: UInt32 = 0
+            for (offset, byte) in bytes[range].prefix(4).enumerated() {
+                word |= UInt32(byte | 0x20) << (8 * offset)
+                mask |= 0xFF << (8 * offset)
+            }
+            return (word, mask)
+        }
     }
 
-    /// The slot of a pair and a third byte in ``triples``.
+    /// Slots of the sampling table (a power of two).
+    static let slots = 1 << 14
+
+    /// The slot of three bytes (the low 24 bits of `word`, first byte lowest) after folding case by setting bit 5
+    /// of each: letters fold exactly, a few other bytes fold onto each other, which only costs a comparison.
     @inline(__always)
-    static func triple(_ pair: Int, _ third: Int) -> Int { (pair &* 31 &+ third) & 0xFFFF }
+    static func hash(_ word: UInt32) -> Int { Int((((word | 0x20_2020) & 0xFF_FFFF) &* 0x9E37_79B1) >> 18) }
 
     @inline(__always)
     static func lower(_ byte: UInt8) -> UInt8 {
@@ -69,41 +100,66 @@ struct KeywordScanner: Sendable {
     /// The first keyword found at or after `start`: its index and where it begins.
     func find(in message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)? {
         let count = message.count
-        guard start < count, let base = message.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        return pairs.withUnsafeBufferPointer { pairs in
-            triples.withUnsafeBufferPointer { triples in
-                let last = count - 1
-                var position = start
-                var first = Int(Self.lower(base[position]))
-                // Every position but the last has a second byte: one table lookup each, no other branch.
-                while position < last {
-                    let second = Int(Self.lower(base[position + 1]))
-                    let pair = first << 8 | second
-                    let kind = pairs[pair]
-                    if kind != 0,
-                        kind == 2
-                            || (position + 2 <= last
-                                && triples[Self.triple(pair, Int(Self.lower(base[position + 2])))] != 0),
-                        let keyword = keyword(at: position, first: first, in: message)
-                    {
-                        return (keyword, position)
+        guard start < count, let base = message.baseAddress else { return nil }
+        if !sampled { return scanEveryPosition(message, from: start) }
+        return samples.withUnsafeBufferPointer { samples in
+            var position = start
+            // Sample `position` covers keywords starting there and one byte before; it reads four bytes.
+            while position &+ 4 <= count {
+                let slot = Self.hash(word(base, position)) &* 2
+                let bits = samples[slot &>> 6] &>> UInt64(slot & 63) & 3
+                if bits != 0 {
+                    if bits & 2 != 0, position > start, let keyword = keyword(at: position &- 1, in: message) {
+                        return (keyword, position &- 1)
                     }
-                    first = second
-                    position += 1
+                    if bits & 1 != 0, let keyword = keyword(at: position, in: message) { return (keyword, position) }
                 }
-                // The last byte can only begin a one-byte keyword.
-                return keyword(at: last, first: first, in: message).map { ($0, last) }
+                position &+= 2
             }
+            // The last few positions, which no sample covered, one by one.
+            for candidate in max(start, position - 1)..<count {
+                if let keyword = keyword(at: candidate, in: message) { return (keyword, candidate) }
+            }
+            return nil
         }
     }
 
+    /// ``find(in:from:)`` for vocabularies with keywords of one or two bytes.
+    private func scanEveryPosition(_ message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)?
+    {
+        let count = message.count
+        var position = start
+        while position + 1 < count {
+            let pair = Int(Self.lower(message[position])) << 8 | Int(Self.lower(message[position + 1]))
+            if pairs[pair >> 5] >> UInt64((pair & 31) << 1) & 3 != 0, let keyword = keyword(at: position, in: message) {
+                return (keyword, position)
+            }
+            position += 1
+        }
+        // The last byte can only begin a one-byte keyword.
+        return keyword(at: count - 1, in: message).map { ($0, count - 1) }
+    }
+
+    /// Four bytes of `base` at `offset`, the first lowest.
+    @inline(__always)
+    private func word(_ base: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
     /// The keyword starting at `position`, if one does.
-    private func keyword(at position: Int, first: Int, in message: UnsafeRawBufferPointer) -> Int? {
+    private func keyword(at position: Int, in message: UnsafeRawBufferPointer) -> Int? {
+        let first = Int(Self.lower(message[position]))
         var candidate = Int(starts[first])
         let end = Int(starts[first + 1])
+        // Where four bytes can be read, keywords whose first bytes differ (even folded) are passed over at once.
+        let head = position + 4 <= message.count ? message.baseAddress.map { word($0, position) | 0x2020_2020 } : nil
         while candidate < end {
             let keyword = Int(order[candidate])
             let range = ranges[keyword]
+            if let head, head & heads[keyword].mask != heads[keyword].word {
+                candidate += 1
+                continue
+            }
             if position + range.count <= message.count {
                 var offset = 1
                 while offset < range.count, Self.lower(message[position + offset]) == bytes[range.lowerBound + offset] {

@@ -17,7 +17,11 @@ final class ProcessTimeline {
     private var launch: LaunchTracker
     private let options: AnalysisOptions
     /// The detector as it was before an inferred kill, so the kill can be taken back if the pid logs again.
-    private var detectorBeforeInferredKill: ScenarioDetector?
+    private var detectorBeforeInferredKill: ScenarioDetector? {
+        didSet { hasSavedDetector = detectorBeforeInferredKill != nil }
+    }
+    /// ``detectorBeforeInferredKill`` is set: tested on every record without copying the detector out.
+    private var hasSavedDetector = false
     /// How the process ended, when a line of the debugger or the system said so.
     private(set) var exit: ProcessExit?
     /// One lane per scene (keyed by the identity the log gives, `""` when it gives none), in order of appearance.
@@ -89,7 +93,7 @@ final class ProcessTimeline {
             lastTime = time
             lastTimedLine = line
         }
-        if let saved = detectorBeforeInferredKill {
+        if hasSavedDetector, let saved = detectorBeforeInferredKill {
             // The pid logs again: it was not killed after all (two processes of one name interleave).
             detector = saved
             detectorBeforeInferredKill = nil

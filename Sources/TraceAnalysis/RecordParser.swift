@@ -76,6 +76,13 @@ public final class RecordParser {
     private var zone: ZoneResolver?
     /// Whether a zone-less timestamp was read (the zone was assumed).
     public private(set) var assumedZone = false
+    private var seconds = TimestampLayout.SecondCache()
+    /// Per format: the NSLog shape its pattern has, when ``NSLogHeader`` may read its lines instead of PCRE2.
+    private let nslogShapes: [NSLogHeader.Shape?]
+    /// The format a line ``NSLogHeader`` reads as modern (classic) is a record of: the first record format of that
+    /// shape when only NSLog formats come before it in the catalogue (so trying them in order gives it), else -1.
+    private let nslogModern: Int
+    private let nslogClassic: Int
 
     /// How many prefixes may be stacked on one line (`12:> ␣␣2013-…` is three).
     static let maxPrefixDepth = 4
@@ -92,15 +99,39 @@ public final class RecordParser {
         self.preferred = catalog.recordFormats.first ?? -1
         self.dates = dates
         self.zone = zone.map(ZoneResolver.init)
+        let shapes = catalog.formats.map { NSLogHeader.shape(ofPattern: $0.format.pattern) }
+        func first(_ shape: NSLogHeader.Shape) -> Int {
+            for index in catalog.recordFormats {
+                guard let other = shapes[index] else { return -1 }
+                if other == shape { return index }
+            }
+            return -1
+        }
+        self.nslogShapes = shapes
+        self.nslogModern = first(.modern)
+        self.nslogClassic = first(.classic)
     }
 
     /// The fields of `line`, or nil when no record format matches it, with or without known prefixes.
     @inline(__always)
     public func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
-        if let fields = parseLikeLast(line) { return fields }
+        var nslog = false
+        if prefixChain.isEmpty, nslogShapes[preferred] != nil {
+            // The last record was NSLog: read this line as NSLog first, without PCRE2.
+            if let match = NSLogHeader.match(line) {
+                let index = match.shape == .modern ? nslogModern : nslogClassic
+                if index >= 0 {
+                    preferred = index
+                    return fields(of: match, format: index, in: line)
+                }
+            } else {
+                nslog = true  // no NSLog pattern matches: neither the preferred format nor any NSLog one is tried
+            }
+        }
+        if !nslog, let fields = parseLikeLast(line) { return fields }
         searchChain.removeAll(keepingCapacity: true)
-        guard let fields = search(line, from: 0, depth: 0) else { return nil }
+        guard let fields = search(line, from: 0, depth: 0, skippingNSLog: nslog) else { return nil }
         prefixChain = searchChain
         return fields
     }
@@ -109,14 +140,30 @@ public final class RecordParser {
     /// lines inside an open NSDictionary dump, which are continuations unless their own record resumes).
     @inline(__always)
     public func parseLikeLast(_ line: UnsafeRawBufferPointer) -> Fields? {
-        guard preferred >= 0, let offset = strip(prefixChain, line) else { return nil }
+        guard preferred >= 0 else { return nil }
+        if prefixChain.isEmpty, let shape = nslogShapes[preferred] {
+            guard let match = NSLogHeader.match(line), match.shape == shape else { return nil }
+            return fields(of: match, format: preferred, in: line)
+        }
+        guard let offset = strip(prefixChain, line) else { return nil }
         return parse(line, from: offset, with: preferred)
     }
 
+    /// The fields of a line ``NSLogHeader`` read as a record of format `index`.
+    private func fields(of match: NSLogHeader.Match, format index: Int, in line: UnsafeRawBufferPointer) -> Fields {
+        fields(
+            format: index, in: line, timestamp: match.timestamp, process: match.process, pid: match.pid,
+            thread: match.thread, subsystem: nil, category: nil, level: nil, message: match.message, sequence: nil)
+    }
+
     /// Tries every format at `offset`, then every prefix that matches there followed by the formats.
-    private func search(_ line: UnsafeRawBufferPointer, from offset: Int, depth: Int) -> Fields? {
+    /// `skippingNSLog`: the NSLog formats are known not to match the line (at offset 0).
+    private func search(
+        _ line: UnsafeRawBufferPointer, from offset: Int, depth: Int, skippingNSLog: Bool = false
+    ) -> Fields? {
         for index in recordFormats {
             if depth == 0, index == preferred, prefixChain.isEmpty { continue }
+            if depth == 0, skippingNSLog, nslogShapes[index] != nil { continue }
             if let fields = parse(line, from: offset, with: index) {
                 preferred = index
                 return fields
@@ -176,12 +223,26 @@ public final class RecordParser {
             return (range.lowerBound + offset)..<(range.upperBound + offset)
         }
         guard let message = range(compiled.message) else { return nil }
+        return fields(
+            format: index, in: line, timestamp: range(compiled.timestamp), process: range(compiled.process),
+            pid: range(compiled.pid), thread: range(compiled.thread), subsystem: range(compiled.subsystem),
+            category: range(compiled.category), level: range(compiled.level), message: message,
+            sequence: range(compiled.sequence))
+    }
+
+    /// The fields of a record of format `index` whose groups are at these ranges of `line`.
+    @inline(__always)
+    private func fields(
+        format index: Int, in line: UnsafeRawBufferPointer, timestamp: Range<Int>?, process: Range<Int>?,
+        pid: Range<Int>?, thread: Range<Int>?, subsystem: Range<Int>?, category: Range<Int>?, level: Range<Int>?,
+        message: Range<Int>, sequence: Range<Int>?
+    ) -> Fields {
         var fields = Fields(
-            formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: range(compiled.thread),
-            subsystem: range(compiled.subsystem), category: range(compiled.category), level: range(compiled.level),
-            message: message, sequence: nil)
-        if let range = range(compiled.timestamp), let layout = compiled.layout,
-            var timestamp = layout.parse(UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates)
+            formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: thread, subsystem: subsystem,
+            category: category, level: level, message: message, sequence: nil)
+        if let range = timestamp, let layout = groups[index].layout,
+            var timestamp = layout.parse(
+                UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates, cache: &seconds)
         {
             if timestamp.utcOffsetSeconds == nil, zone != nil {
                 timestamp.assumedOffsetSeconds = zone?.offset(atWallMicros: timestamp.wallMicros)
@@ -189,13 +250,9 @@ public final class RecordParser {
             }
             fields.timestamp = timestamp
         }
-        if let range = range(compiled.process) { fields.process = Bytes.trimmingSpaces(range, in: line) }
-        if let range = range(compiled.pid) {
-            fields.pid = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range]))
-        }
-        if let range = range(compiled.sequence) {
-            fields.sequence = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range]))
-        }
+        if let range = process { fields.process = Bytes.trimmingSpaces(range, in: line) }
+        if let range = pid { fields.pid = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
+        if let range = sequence { fields.sequence = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
         return fields
     }
 

@@ -20,13 +20,33 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
     /// Parses the timestamp in `bytes`, or returns nil when the bytes do not have this layout.
     /// Year-less and date-less layouts take what is missing from `dates`, which follows the log's order.
     public func parse(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference) -> Timestamp? {
+        var cache = SecondCache()
+        return parse(bytes, dates: &dates, cache: &cache)
+    }
+
+    /// ``parse(_:dates:)`` reusing the date and time to the second of the previous timestamp when its first 19
+    /// bytes are the same: consecutive lines of a capture mostly share their second.
+    public func parse(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference, cache: inout SecondCache)
+        -> Timestamp?
+    {
         switch self {
-        case .isoLike: return TimestampLayout.parseISOLike(bytes)
+        case .isoLike: return TimestampLayout.parseISOLike(bytes, cache: &cache)
         case .syslog: return TimestampLayout.parseSyslog(bytes, dates: &dates)
         case .timeOfDay:
-            if bytes.count > 4, bytes[4] == UInt8(ascii: "-") { return TimestampLayout.parseISOLike(bytes) }
+            if bytes.count > 4, bytes[4] == UInt8(ascii: "-") {
+                return TimestampLayout.parseISOLike(bytes, cache: &cache)
+            }
             return TimestampLayout.parseTimeOfDay(bytes, dates: &dates)
         }
+    }
+
+    /// The first 19 bytes of the last ISO-like timestamp read (`YYYY-MM-DD HH:MM:SS`) and what they meant.
+    public struct SecondCache: Sendable {
+        fileprivate var key: (UInt64, UInt64, UInt32)?
+        /// Seconds since 1970 of the wall clock, nil when those bytes are no date and time.
+        fileprivate var seconds: Int64?
+
+        public init() {}
     }
 
     /// Parses a Swift string (tests, configuration): the hot path uses the byte form. Missing years and dates
@@ -99,10 +119,21 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
     private static func parseClock(_ cursor: inout ByteCursor) -> (
         seconds: Int64, micros: Int64, fractionDigits: UInt8
     )? {
+        guard let seconds = parseSecondOfDay(&cursor), let fraction = parseFraction(&cursor) else { return nil }
+        return (seconds, fraction.micros, fraction.digits)
+    }
+
+    /// `HH:MM:SS`: seconds of the day.
+    private static func parseSecondOfDay(_ cursor: inout ByteCursor) -> Int64? {
         guard let hour = cursor.digits(2), cursor.skip(UInt8(ascii: ":")),
             let minute = cursor.digits(2), cursor.skip(UInt8(ascii: ":")),
             let second = cursor.digits(2), hour < 24, minute < 60, second < 61
         else { return nil }
+        return Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// `[.f…]` or `[,f…]`: microseconds and the digits written (0 when there is no fraction).
+    private static func parseFraction(_ cursor: inout ByteCursor) -> (micros: Int64, digits: UInt8)? {
         var micros: Int64 = 0
         var fractionDigits: UInt8 = 0
         if cursor.skip(UInt8(ascii: ".")) || cursor.skip(UInt8(ascii: ",")) {
@@ -114,25 +145,44 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
             }
             if fractionDigits == 0 { return nil }
         }
-        return (Int64(hour * 3600 + minute * 60 + second), micros, fractionDigits)
+        return (micros, fractionDigits)
     }
 
-    private static func parseISOLike(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
-        var cursor = ByteCursor(bytes)
+    /// `YYYY-MM-DD[ T]HH:MM:SS`, always the first 19 bytes: seconds since 1970 of the wall clock.
+    private static func parseDateAndTime(_ cursor: inout ByteCursor) -> Int64? {
         guard let year = cursor.digits(4), cursor.skip(UInt8(ascii: "-")),
             let month = cursor.digits(2), cursor.skip(UInt8(ascii: "-")),
             let day = cursor.digits(2)
         else { return nil }
         guard cursor.skip(UInt8(ascii: " ")) || cursor.skip(UInt8(ascii: "T")) else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), let clock = parseClock(&cursor) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), let seconds = parseSecondOfDay(&cursor) else {
+            return nil
+        }
+        return Timestamp.days(year: year, month: month, day: day) * 86_400 + seconds
+    }
 
-        guard let offset = parseOffset(&cursor) else { return nil }
-        guard cursor.isAtEnd else { return nil }
-
-        let days = Timestamp.days(year: year, month: month, day: day)
+    private static func parseISOLike(_ bytes: UnsafeRawBufferPointer, cache: inout SecondCache) -> Timestamp? {
+        guard bytes.count >= 19, let base = bytes.baseAddress else { return nil }
+        let key = (
+            base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            base.loadUnaligned(fromByteOffset: 15, as: UInt32.self)
+        )
+        var cursor = ByteCursor(bytes)
+        let seconds: Int64?
+        if let known = cache.key, known == key {
+            seconds = cache.seconds
+            cursor.index = 19
+        } else {
+            seconds = parseDateAndTime(&cursor)
+            cache.key = key
+            cache.seconds = seconds
+        }
+        guard let seconds, cursor.index == 19, let fraction = parseFraction(&cursor),
+            let offset = parseOffset(&cursor), cursor.isAtEnd
+        else { return nil }
         return Timestamp(
-            wallMicros: (days * 86_400 + clock.seconds) * 1_000_000 + clock.micros, utcOffsetSeconds: offset,
-            fractionDigits: clock.fractionDigits)
+            wallMicros: seconds * 1_000_000 + fraction.micros, utcOffsetSeconds: offset,
+            fractionDigits: fraction.digits)
     }
 }
 

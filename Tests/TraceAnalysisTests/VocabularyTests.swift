@@ -83,6 +83,43 @@ struct KeywordScannerTests {
         #expect(Self.find(short, "acted, then active")! == (2, 12))
     }
 
+    /// The first keyword at or after `start` by comparing every keyword at every position.
+    static func naive(_ keywords: [String], _ text: [UInt8], from start: Int) -> (Int, Int)? {
+        let lowered = keywords.map { Array($0.utf8).map(KeywordScanner.lower) }
+        let message = text.map(KeywordScanner.lower)
+        for position in start..<max(start, message.count) {
+            for (index, keyword) in lowered.enumerated()
+            where position + keyword.count <= message.count
+                && Array(message[position..<position + keyword.count]) == keyword
+            {
+                return (index, position)
+            }
+        }
+        return nil
+    }
+
+    /// Sampling every second position (all keywords ≥ 3 bytes) and every position (a shorter one) both find
+    /// exactly what a naive search finds, from every start, in random messages built from keyword pieces.
+    @Test(arguments: [["active", "nib", "terminate", "terminated", "view", "hide"], ["go", "nib", "active", "x"]])
+    func findsWhatANaiveSearchFinds(keywords: [String]) {
+        let scanner = KeywordScanner(keywords)
+        var random = SplitMix64(seed: 7)
+        let pieces = keywords + ["Ac", "TIV", "e", " ", "ni", "B", "vie", "W", "termin", "ATED", "zz", "q"]
+        for _ in 0..<3000 {
+            var text: [UInt8] = []
+            for _ in 0..<Int(random.next() % 8) {
+                var piece = Array(pieces[Int(random.next() % UInt64(pieces.count))].utf8)
+                if random.next() % 2 == 0 { piece = piece.map { $0 &- 97 < 26 ? $0 - 32 : $0 } }
+                text += piece
+            }
+            for start in 0...text.count {
+                let found = text.withUnsafeBytes { scanner.find(in: $0, from: start) }
+                let expected = Self.naive(keywords, text, from: start)
+                #expect(found?.keyword == expected?.0 && found?.position == expected?.1, "\(text) from \(start)")
+            }
+        }
+    }
+
     @Test func everyBuiltInExampleHoldsAKeywordTheScannerFinds() throws {
         let keywords = Array(Set(Vocabulary.builtin.entries.flatMap(\.keywords).map { $0.lowercased() })).sorted()
         let scanner = KeywordScanner(keywords)

@@ -1,0 +1,122 @@
+import Foundation
+import NativeKit
+import Testing
+
+@testable import TraceAnalysis
+
+/// ``NSLogHeader`` stands in for the two NSLog patterns on the hot path: on every line it must give exactly what
+/// PCRE2 gives with those patterns — which one matches (at most one) and every group's range.
+@Suite("NSLog header reader")
+struct NSLogHeaderTests {
+    /// What the patterns give: the shape that matches and its groups, or nil.
+    final class Reference {
+        let patterns: [(NSLogHeader.Shape, Matcher, Regex)]
+
+        init() throws {
+            patterns = try [(NSLogHeader.Shape.modern, LogFormat.nslogModern), (.classic, LogFormat.nslogClassic)]
+                .map { shape, format in
+                    let regex = try Regex(format.pattern)
+                    return (shape, Matcher(regex), regex)
+                }
+        }
+
+        func match(_ line: [UInt8]) throws -> NSLogHeader.Match? {
+            var found: [NSLogHeader.Match] = []
+            for (shape, matcher, regex) in patterns {
+                guard try line.withUnsafeBytes({ try matcher.matches($0) }) else { continue }
+                func range(_ name: String) -> Range<Int> {
+                    regex.groupNumber(name).flatMap { matcher.range($0) } ?? -1 ..< -1
+                }
+                found.append(
+                    NSLogHeader.Match(
+                        shape: shape, timestamp: range("timestamp"), process: range("process"), pid: range("pid"),
+                        thread: range("thread"), message: range("message")))
+            }
+            #expect(found.count <= 1, "both NSLog patterns match \(String(decoding: line, as: UTF8.self))")
+            return found.first
+        }
+    }
+
+    static func same(_ a: NSLogHeader.Match?, _ b: NSLogHeader.Match?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.shape == b.shape && a.timestamp == b.timestamp && a.process == b.process && a.pid == b.pid
+            && a.thread == b.thread && a.message == b.message
+    }
+
+    static func check(_ line: [UInt8], _ reference: Reference) throws {
+        let expected = try reference.match(line)
+        let actual = line.withUnsafeBytes { NSLogHeader.match($0) }
+        #expect(same(actual, expected), "\(String(decoding: line, as: UTF8.self).debugDescription)")
+    }
+
+    /// Lines of every sample and real capture.
+    static func realLines() throws -> [[UInt8]] {
+        var urls = TestSupport.sampleNames.map { TestSupport.samples.appendingPathComponent($0) }
+        if TestSupport.corpusExists {
+            urls += try FileManager.default.contentsOfDirectory(atPath: TestSupport.corpus.path)
+                .filter { !$0.hasSuffix(".md") }.map { TestSupport.corpus.appendingPathComponent($0) }
+        }
+        return try urls.flatMap { url in try Data(contentsOf: url).split(separator: 0x0A).map { Array($0) } }
+    }
+
+    @Test func agreesWithThePatternsOnEveryRealLine() throws {
+        let reference = try Reference()
+        let lines = try Self.realLines()
+        #expect(lines.count > 1000)
+        var matched = 0
+        for line in lines {
+            try Self.check(line, reference)
+            if line.withUnsafeBytes({ NSLogHeader.match($0) }) != nil { matched += 1 }
+        }
+        #expect(matched > 100)
+    }
+
+    /// Hand-written edge cases around every part of the two patterns.
+    @Test(arguments: [
+        "2019-05-04 10:46:18.564743-0500 App[1:2] hi", "2019-05-04 10:46:18.564743-05:00 App[1:2]hi",
+        "2019-05-04 10:46:18.564743Z App[1:2] hi", "2019-05-04 10:46:18.564743+05:0 App[1:2] hi",
+        "2019-05-04 10:46:18.564743+0500App[1:2] hi", "2019-05-04 10:46:18.5647 App[1:2] hi",
+        "2019-05-04 10:46:18.5647431234 App[1:2] hi", "2019-05-04 10:46:18.564 App[1:60b] hi",
+        "2019-05-04 10:46:18.5 App[1:x] ", "2019-05-04 10:46:18.564 App[1:60b]",
+        "2019-05-04 10:46:18.564 App[1:60b]  two",
+        "2019-05-04 10:46:18.564 App[1:60g] hi", "2019-05-04 10:46:18.564743 App[1:60b] hi",
+        "2019-05-04 10:46:18.564 Df node[1:2] hi", "2019-05-04 10:46:18.564 Df  node[1:2] hi",
+        "2019-05-04 10:46:18.564 E  x[1:2] hi", "2019-05-04 10:46:18.564 Dfx[1:2] hi", "2019-05-04 10:46:18.564 Df ",
+        "2019-05-04 10:46:18.564743 0x1a2b App[1:2] hi", "2019-05-04 10:46:18.564743 0x1a2bApp[1:2] hi",
+        "2019-05-04 10:46:18.564743 0x App[1:2] hi", "2019-05-04 10:46:18.564743 0xZZ [1:2] hi",
+        "2019-05-04 10:46:18.564  App[1:2] hi", "2019-05-04 10:46:18.564 \tApp[1:2] hi",
+        "2019-05-04 10:46:18.564 A\tB C[1:2] hi", "2019-05-04 10:46:18.564 App]x[1:2] hi",
+        "2019-05-04 10:46:18.564 App[x[1:2] hi", "2019-05-04 10:46:18.564 App[:2] hi",
+        "2019-05-04 10:46:18.564 App[1:] hi", "2019-05-04 10:46:18.564 App[12:34 hi",
+        "2019-05-04 10:46:18.564 [1:2] hi",
+        "2019-05-04T10:46:18.564 App[1:2] hi", "2019-05-04 10:46:18,564 App[1:2] hi",
+        "2019-5-04 10:46:18.564 App[1:2] hi",
+        "2019-05-04 10:46:18. App[1:2] hi", "2019-05-04 10:46:18.564 My Great App [1:2] hi\r",
+        "2019-05-04 10:46:18.564 App[1:2] \u{0}\u{7F} bytes", "9999-99-99 99:99:99.999 App[1:2] invalid date",
+    ])
+    func agreesWithThePatternsOnEdgeCases(_ line: String) throws {
+        try Self.check(Array(line.utf8), try Reference())
+    }
+
+    /// NSLog lines with random bytes replaced, inserted or removed, mostly in their header.
+    @Test func agreesWithThePatternsOnMutatedLines() throws {
+        let reference = try Reference()
+        let seeds = try Self.realLines().filter { $0.withUnsafeBytes { NSLogHeader.match($0) } != nil }
+        #expect(!seeds.isEmpty)
+        let alphabet = Array("0123456789 -:.+Z[]x\tabcDfE0x\r".utf8) + [0, 0xFF, 0xC3]
+        var random = SplitMix64(seed: 42)
+        for round in 0..<20_000 {
+            var line = seeds[round % seeds.count]
+            for _ in 0...Int(random.next() % 3) {
+                let position = Int(random.next() % UInt64(min(line.count, 48) + 1))
+                let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                switch random.next() % 3 {
+                case 0 where position < line.count: line[position] = byte
+                case 1 where position < line.count: line.remove(at: position)
+                default: line.insert(byte, at: position)
+                }
+            }
+            try Self.check(line, reference)
+        }
+    }
+}
