@@ -178,6 +178,11 @@ final class InputAnalysis {
     private var cachedName: [UInt8] = []
     private var cachedPid = -1
     private var cached: ProcessTimeline?
+    /// The incarnations of the last few distinct processes, by name bytes and pid: captures interleave a handful
+    /// of processes, and a hit here costs no String and no hashing.
+    private var recent: [(name: [UInt8], pid: Int, timeline: ProcessTimeline)] = []
+    private var recentNext = 0
+    static let recentCapacity = 8
 
     private struct ProcessKey: Hashable {
         var name: String
@@ -415,8 +420,24 @@ final class InputAnalysis {
         if let cached, pid == cachedPid, cachedName.withUnsafeBytes({ Bytes.equal($0, nameBytes) }) {
             return cached
         }
-        let timeline = self.timeline(
-            name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, fields.timestamp)
+        let timeline: ProcessTimeline
+        if let hit = recent.firstIndex(where: { entry in
+            entry.pid == pid && entry.name.withUnsafeBytes { Bytes.equal($0, nameBytes) }
+        }) {
+            // What the lookup by key would do: the incarnation found becomes the current one of its name.
+            timeline = recent[hit].timeline
+            if !timeline.isCurrentOfName { makeCurrent(timeline) }
+        } else {
+            timeline = self.timeline(
+                name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, fields.timestamp)
+            let entry = (Array(nameBytes), pid, timeline)
+            if recent.count < Self.recentCapacity {
+                recent.append(entry)
+            } else {
+                recent[recentNext] = entry
+                recentNext = (recentNext + 1) % Self.recentCapacity
+            }
+        }
         cached = timeline
         cachedPid = pid
         cachedName.removeAll(keepingCapacity: true)
@@ -427,7 +448,7 @@ final class InputAnalysis {
     private func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?) -> ProcessTimeline {
         let key = ProcessKey(name: processName, pid: pid)
         if let known = byKey[key] {
-            currentByName[processName] = known
+            makeCurrent(known)
             return known
         }
         let timeline = ProcessTimeline(
@@ -437,8 +458,17 @@ final class InputAnalysis {
         if let previous = currentByName[processName], previous.pid != pid {
             previous.replaced(by: timeline)
         }
-        currentByName[processName] = timeline
+        makeCurrent(timeline)
         return timeline
+    }
+
+    /// Makes `timeline` the current incarnation of its name (the only writer of ``currentByName``, so each
+    /// timeline's ``ProcessTimeline/isCurrentOfName`` stays true exactly while it is).
+    private func makeCurrent(_ timeline: ProcessTimeline) {
+        if let previous = currentByName.updateValue(timeline, forKey: timeline.name), previous !== timeline {
+            previous.isCurrentOfName = false
+        }
+        timeline.isCurrentOfName = true
     }
 
     /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.

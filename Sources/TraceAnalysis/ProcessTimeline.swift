@@ -1,6 +1,9 @@
 /// One process incarnation (name + pid) of one input, followed line by line.
 final class ProcessTimeline {
     let name: String
+    /// Whether the input's analysis holds this as the current incarnation of its name (kept by its
+    /// `makeCurrent`).
+    var isCurrentOfName = false
     let pid: Int
     let input: String
     let firstLine: Int
