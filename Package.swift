@@ -25,10 +25,7 @@ let package = Package(
         .target(name: "NativeKit", dependencies: ["CPCRE2", "CZlib"]),
         // Everything the tool does: reading, formats, vocabulary, state machine, scenarios, reports.
         .target(
-            name: "TraceAnalysis", dependencies: ["NativeKit", .product(name: "Yams", package: "Yams")],
-            // The hot path is single-threaded class state; the compiler's static exclusivity checks stay on, the
-            // per-access runtime ones (about a sixth of the time in release) go.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+            name: "TraceAnalysis", dependencies: ["NativeKit", .product(name: "Yams", package: "Yams")]),
         // Thin command line: arguments in, exit code out.
         .executableTarget(
             name: "trace-analyze",

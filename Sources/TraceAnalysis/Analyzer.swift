@@ -104,7 +104,7 @@ public struct Analyzer: Sendable {
     private func run(_ name: String, modified: Int64?, _ reader: consuming LineReader) -> (
         InputSummary, [ProcessReport]
     ) {
-        let analysis = InputAnalysis(name: name, analyzer: self, modified: modified)
+        var analysis = InputAnalysis(name: name, analyzer: self, modified: modified)
         analysis.read(reader)
         return analysis.finish()
     }
@@ -131,10 +131,12 @@ public struct Analyzer: Sendable {
 
 /// The state of one input being analysed: line accounting, format detection, continuation tracking and the
 /// incarnations.
-final class InputAnalysis {
+struct InputAnalysis {
     private let name: String
     private let options: AnalysisOptions
-    private let parser: RecordParser
+    private var parser: RecordParser
+    /// The decoded message of an encoded (ndjson) record, reused.
+    private var decoded: [UInt8] = []
     private let recognizer: EventRecognizer
     private let dateSource: InferredDate.Source
     private var summary: InputSummary
@@ -212,7 +214,7 @@ final class InputAnalysis {
         return (summary, [])
     }
 
-    func read(_ reader: consuming LineReader) {
+    mutating func read(_ reader: consuming LineReader) {
         var reader = reader
         do {
             try reader.forEachLine { line, _ in consume(line) }
@@ -227,7 +229,7 @@ final class InputAnalysis {
         summary.truncatedLines = reader.truncatedLineCount
     }
 
-    private func consume(_ line: UnsafeRawBufferPointer) {
+    private mutating func consume(_ line: UnsafeRawBufferPointer) {
         summary.lines += 1
         let number = summary.lines
         guard mode == .sniffing else {
@@ -245,7 +247,7 @@ final class InputAnalysis {
     }
 
     /// Ends detection and replays the lines held meanwhile.
-    private func decide(_ decided: Mode) {
+    private mutating func decide(_ decided: Mode) {
         mode = decided
         let lines = held
         held = []
@@ -254,7 +256,7 @@ final class InputAnalysis {
 
     /// Accounts for one line: a record of a format, a continuation, blank, furniture, a repeat, a bare record, or
     /// unparsed.
-    private func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
+    private mutating func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
         // Inside an open dump only the last record's shape can end it: a full search would be wasted on every
         // line of a long NSDictionary.
         if let fields = bracketDepth > 0 ? parser.parseLikeLast(line) : parser.parse(line) {
@@ -300,7 +302,7 @@ final class InputAnalysis {
         recordIndent = nil
     }
 
-    private func flushTies() {
+    private mutating func flushTies() {
         guard !ties.isEmpty else { return }
         let group =
             ties.count > 1
@@ -311,7 +313,7 @@ final class InputAnalysis {
         for tie in group { tie.bytes.withUnsafeBytes { record(tie.fields, $0, tie.number) } }
     }
 
-    private func count(format index: Int) {
+    private mutating func count(format index: Int) {
         summary.records += 1
         recordsPerFormat[index] += 1
         if detectionTotal < Self.detectionRecords {
@@ -320,25 +322,29 @@ final class InputAnalysis {
         }
     }
 
-    private func record(_ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int) {
+    private mutating func record(_ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int) {
         count(format: fields.formatIndex)
         rawContinuations = rawContinuationFormats[fields.formatIndex]
         recordIndent = Bytes.indentation(UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]))
         let timeline = self.timeline(for: fields, line, number)
-        parser.withMessage(fields, in: line) { message in
-            noteRecord(timeline, message: message, number, fields.timestamp)
-        }
+        let (message, encoded) = parser.rawMessage(fields, in: line)
+        guard encoded else { return noteRecord(timeline, message: message, number, fields.timestamp) }
+        var buffer: [UInt8] = []
+        swap(&buffer, &decoded)
+        JSONString.unescape(message, into: &buffer)
+        buffer.withUnsafeBytes { noteRecord(timeline, message: $0, number, fields.timestamp) }
+        swap(&buffer, &decoded)
     }
 
     /// A line of no format that is a record of the fallback format (bare lines).
-    private func bareRecord(_ content: UnsafeRawBufferPointer, _ number: Int, format: Int) {
+    private mutating func bareRecord(_ content: UnsafeRawBufferPointer, _ number: Int, format: Int) {
         count(format: format)
         rawContinuations = false
         recordIndent = nil
         noteRecord(bareTimeline(number), message: content, number, nil)
     }
 
-    private func noteRecord(
+    private mutating func noteRecord(
         _ timeline: ProcessTimeline, message: UnsafeRawBufferPointer, _ number: Int, _ time: Timestamp?
     ) {
         bracketDepth = 0
@@ -366,7 +372,7 @@ final class InputAnalysis {
     }
 
     /// A line saying a process ended: the process it names (by pid, else by name or bundle id), else its own.
-    private func exitEvidence(
+    private mutating func exitEvidence(
         _ entry: Int, _ event: LifecycleEvent, _ message: UnsafeRawBufferPointer, own: ProcessTimeline, _ number: Int,
         _ time: Timestamp?
     ) {
@@ -383,7 +389,9 @@ final class InputAnalysis {
 
     /// The incarnation an exit line names: by pid, else the current one of its name (a bundle id's last component,
     /// compared without case), else a new one for that name.
-    private func exitTarget(_ subject: EventRecognizer.Subject, _ number: Int, _ time: Timestamp?) -> ProcessTimeline {
+    private mutating func exitTarget(_ subject: EventRecognizer.Subject, _ number: Int, _ time: Timestamp?)
+        -> ProcessTimeline
+    {
         if let pid = subject.pid, let known = timelines.last(where: { $0.pid == pid }) { return known }
         let name = subject.name ?? subject.bundle.map { bundle in String(bundle.split(separator: ".").last ?? "") }
         guard let name, !name.isEmpty else { return timeline(name: "", pid: subject.pid ?? -1, number, time) }
@@ -399,7 +407,7 @@ final class InputAnalysis {
 
     /// `--- last message repeated N times ---`: a record of the previous message's process; a repeated
     /// lifecycle event is handled once more (more repeats tell the state machine nothing new).
-    private func repeated(_ count: Int, _ number: Int) {
+    private mutating func repeated(_ count: Int, _ number: Int) {
         summary.records += 1
         summary.repeatedMessages += count
         guard let timeline = lastTimeline else { return }
@@ -410,7 +418,7 @@ final class InputAnalysis {
         }
     }
 
-    private func timeline(
+    private mutating func timeline(
         for fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int
     ) -> ProcessTimeline {
         let pid = fields.pid ?? -1
@@ -445,7 +453,9 @@ final class InputAnalysis {
         return timeline
     }
 
-    private func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?) -> ProcessTimeline {
+    private mutating func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?)
+        -> ProcessTimeline
+    {
         let key = ProcessKey(name: processName, pid: pid)
         if let known = byKey[key] {
             makeCurrent(known)
@@ -464,7 +474,7 @@ final class InputAnalysis {
 
     /// Makes `timeline` the current incarnation of its name (the only writer of ``currentByName``, so each
     /// timeline's ``ProcessTimeline/isCurrentOfName`` stays true exactly while it is).
-    private func makeCurrent(_ timeline: ProcessTimeline) {
+    private mutating func makeCurrent(_ timeline: ProcessTimeline) {
         if let previous = currentByName.updateValue(timeline, forKey: timeline.name), previous !== timeline {
             previous.isCurrentOfName = false
         }
@@ -472,7 +482,7 @@ final class InputAnalysis {
     }
 
     /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.
-    private func bareTimeline(_ number: Int) -> ProcessTimeline {
+    private mutating func bareTimeline(_ number: Int) -> ProcessTimeline {
         if appNames.count == 1, let app = appNames.first, let timeline = currentByName[app] { return timeline }
         if let known = byKey[ProcessKey(name: "", pid: -1)] { return known }
         return timeline(name: "", pid: -1, number, nil)
@@ -491,7 +501,7 @@ final class InputAnalysis {
         return balance
     }
 
-    func finish() -> (InputSummary, [ProcessReport]) {
+    mutating func finish() -> (InputSummary, [ProcessReport]) {
         if mode == .sniffing { decide(heldNonBlank > 0 ? .bare : .formatted) }
         flushTies()
         let catalog = parser.catalog
@@ -514,7 +524,18 @@ final class InputAnalysis {
             summary.inferredDate = InferredDate(
                 source: dateSource, firstYear: dates.firstYear, rollovers: dates.rollovers)
         }
-        let reports = timelines.filter(\.hasEvents).map { $0.report() }
+        // Each incarnation is let go once its report is made, so the two never all exist at once.
+        byKey = [:]
+        currentByName = [:]
+        recent = []
+        (cached, lastTimeline) = (nil, nil)
+        var pending = timelines
+        timelines = []
+        pending.reverse()
+        var reports: [ProcessReport] = []
+        while let timeline = pending.popLast() {
+            if timeline.hasEvents { reports.append(timeline.report()) }
+        }
         return (summary, reports)
     }
 }

@@ -119,7 +119,6 @@ public final class EventRecognizer {
     private let keywords: KeywordScanner
     private let groups: [Matcher]
     private let unfiltered: Matcher?
-    private var tried: [Bool]
     private let events: [LifecycleEvent]
     private let details: [Int: Matcher]
     private let sceneIdentity: Matcher
@@ -144,7 +143,6 @@ public final class EventRecognizer {
         self.keywords = compiled.keywords
         self.groups = compiled.groups.map { Matcher($0) }
         self.unfiltered = compiled.unfiltered.map { Matcher($0) }
-        self.tried = Array(repeating: false, count: compiled.groups.count)
         self.events = compiled.events
         self.details = compiled.details.mapValues { Matcher($0) }
         self.sceneIdentity = Matcher(Self.sceneIdentityRegex)
@@ -171,13 +169,19 @@ public final class EventRecognizer {
     @inline(__always)
     public func entryIndex(_ message: UnsafeRawBufferPointer) -> Int? {
         var start = 0
-        var triedAny = false
-        defer { if triedAny { for index in tried.indices { tried[index] = false } } }
+        // The groups already searched in this message: the first 64 in a word, any others in a set made only for
+        // a vocabulary that large (no state kept between calls, so nothing to reset).
+        var tried: UInt64 = 0
+        var triedBeyond: Set<Int> = []
         while let (group, position) = keywords.find(in: message, from: start) {
             start = position + 1
-            if tried[group] { continue }
-            tried[group] = true
-            triedAny = true
+            if group < 64 {
+                let bit: UInt64 = 1 << UInt64(group)
+                if tried & bit != 0 { continue }
+                tried |= bit
+            } else if !triedBeyond.insert(group).inserted {
+                continue
+            }
             if let entry = Self.search(groups[group], message) { return entry }
         }
         if let unfiltered { return Self.search(unfiltered, message) }

@@ -5,8 +5,9 @@ import NativeKit
 /// Holds one reusable ``Matcher`` per pattern and the time context of one input (the year of year-less
 /// timestamps, the zone of zone-less ones), so it belongs to one input on one thread. The format and the prefixes
 /// that fitted the previous line are tried first: a capture rarely changes shape, and mixed captures still parse
-/// line by line.
-public final class RecordParser {
+/// line by line. A value type: the state it keeps per line is checked for exclusive access when compiled, not on
+/// every access at run time.
+public struct RecordParser {
     /// Byte ranges of a parsed line (offsets into the whole line) plus the values parsed on the spot.
     public struct Fields {
         public var formatIndex: Int
@@ -47,7 +48,6 @@ public final class RecordParser {
     /// The prefixes stripped from the last record (tried first on the next line).
     public private(set) var prefixChain: [Int] = []
     private var searchChain: [Int] = []
-    private var decoded: [UInt8] = []
     /// Per format: whether its message is JSON-encoded (looked up per line, so kept flat).
     private let jsonMessages: [Bool]
     /// Per format: its capture groups and timestamp layout, plain values (no reference counting per line).
@@ -114,7 +114,7 @@ public final class RecordParser {
 
     /// The fields of `line`, or nil when no record format matches it, with or without known prefixes.
     @inline(__always)
-    public func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
+    public mutating func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
         var nslog = false
         if prefixChain.isEmpty, nslogShapes[preferred] != nil {
@@ -139,7 +139,7 @@ public final class RecordParser {
     /// The fields of `line` when the format and prefixes of the last record fit it; nothing else is tried (for
     /// lines inside an open NSDictionary dump, which are continuations unless their own record resumes).
     @inline(__always)
-    public func parseLikeLast(_ line: UnsafeRawBufferPointer) -> Fields? {
+    public mutating func parseLikeLast(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
         if prefixChain.isEmpty, let shape = nslogShapes[preferred] {
             guard let match = NSLogHeader.match(line), match.shape == shape else { return nil }
@@ -150,7 +150,9 @@ public final class RecordParser {
     }
 
     /// The fields of a line ``NSLogHeader`` read as a record of format `index`.
-    private func fields(of match: NSLogHeader.Match, format index: Int, in line: UnsafeRawBufferPointer) -> Fields {
+    private mutating func fields(of match: NSLogHeader.Match, format index: Int, in line: UnsafeRawBufferPointer)
+        -> Fields
+    {
         fields(
             format: index, in: line, timestamp: match.timestamp, process: match.process, pid: match.pid,
             thread: match.thread, subsystem: nil, category: nil, level: nil, message: match.message, sequence: nil)
@@ -158,7 +160,7 @@ public final class RecordParser {
 
     /// Tries every format at `offset`, then every prefix that matches there followed by the formats.
     /// `skippingNSLog`: the NSLog formats are known not to match the line (at offset 0).
-    private func search(
+    private mutating func search(
         _ line: UnsafeRawBufferPointer, from offset: Int, depth: Int, skippingNSLog: Bool = false
     ) -> Fields? {
         for index in recordFormats {
@@ -213,7 +215,7 @@ public final class RecordParser {
         return offset
     }
 
-    private func parse(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Fields? {
+    private mutating func parse(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Fields? {
         let matcher = matchers[index]
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
         guard (try? matcher.matches(rest)) == true else { return nil }
@@ -232,7 +234,7 @@ public final class RecordParser {
 
     /// The fields of a record of format `index` whose groups are at these ranges of `line`.
     @inline(__always)
-    private func fields(
+    private mutating func fields(
         format index: Int, in line: UnsafeRawBufferPointer, timestamp: Range<Int>?, process: Range<Int>?,
         pid: Range<Int>?, thread: Range<Int>?, subsystem: Range<Int>?, category: Range<Int>?, level: Range<Int>?,
         message: Range<Int>, sequence: Range<Int>?
@@ -263,15 +265,23 @@ public final class RecordParser {
         for index in prefixChain { counts[index] += 1 }
     }
 
-    /// Calls `body` with the message of a parsed line, decoded when its format encodes it (ndjson).
+    /// The message of a parsed line as written, and whether it must be decoded first (``decodeMessage(_:in:into:)``:
+    /// its format encodes it, as ndjson does, and it holds an escape).
     @inline(__always)
+    public func rawMessage(_ fields: Fields, in line: UnsafeRawBufferPointer) -> (
+        bytes: UnsafeRawBufferPointer, encoded: Bool
+    ) {
+        let raw = UnsafeRawBufferPointer(rebasing: line[fields.message])
+        return (raw, jsonMessages[fields.formatIndex] && raw.contains(UInt8(ascii: "\\")))
+    }
+
+    /// Calls `body` with the message of a parsed line, decoded when its format encodes it (ndjson).
     public func withMessage<R>(
         _ fields: Fields, in line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
-        let raw = UnsafeRawBufferPointer(rebasing: line[fields.message])
-        guard jsonMessages[fields.formatIndex], raw.contains(UInt8(ascii: "\\")) else {
-            return body(raw)
-        }
+        let (raw, encoded) = rawMessage(fields, in: line)
+        guard encoded else { return body(raw) }
+        var decoded: [UInt8] = []
         JSONString.unescape(raw, into: &decoded)
         return decoded.withUnsafeBytes(body)
     }
@@ -315,18 +325,25 @@ public final class RecordParser {
     public func repeatCount(_ line: String) -> Int? { Self.withBytes(line) { repeatCount(content: content($0)) } }
 
     /// Parses a Swift string into text fields (prefixes stripped as needed).
+    /// Parses a Swift string into text fields (prefixes stripped as needed), as the first line of a capture:
+    /// nothing is remembered for the next call.
     public func fields(of line: String) -> TextFields? {
-        Self.withBytes(line) { raw -> TextFields? in
-            guard let fields = parse(raw) else { return nil }
-            func text(_ range: Range<Int>?) -> String? { range.map { Bytes.string(raw, $0) } }
-            return TextFields(
-                format: catalog.formats[fields.formatIndex].format.id,
-                prefixes: prefixChain.map { catalog.prefixes[$0].prefix.id },
-                timestamp: fields.timestamp, process: text(fields.process), pid: fields.pid,
-                thread: text(fields.thread), subsystem: text(fields.subsystem), category: text(fields.category),
-                level: text(fields.level),
-                message: withMessage(fields, in: raw) { String(decoding: $0, as: UTF8.self) })
+        var parser = self
+        return Self.withBytes(line) { raw -> TextFields? in
+            parser.textFields(of: raw)
         }
+    }
+
+    private mutating func textFields(of raw: UnsafeRawBufferPointer) -> TextFields? {
+        guard let fields = parse(raw) else { return nil }
+        func text(_ range: Range<Int>?) -> String? { range.map { Bytes.string(raw, $0) } }
+        return TextFields(
+            format: catalog.formats[fields.formatIndex].format.id,
+            prefixes: prefixChain.map { catalog.prefixes[$0].prefix.id },
+            timestamp: fields.timestamp, process: text(fields.process), pid: fields.pid,
+            thread: text(fields.thread), subsystem: text(fields.subsystem), category: text(fields.category),
+            level: text(fields.level),
+            message: withMessage(fields, in: raw) { String(decoding: $0, as: UTF8.self) })
     }
 
     private static func withBytes<R>(_ line: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {

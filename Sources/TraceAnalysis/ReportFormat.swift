@@ -31,7 +31,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     ) rethrows {
         switch self {
         case .json: try JSONReporter.write(report, to: sink)
-        case .text: try sink(Array(TextReporter(color: color, showEvents: showEvents).render(report).utf8))
+        case .text: try TextReporter(color: color, showEvents: showEvents).write(report, to: sink)
         case .markdown: try sink(Array(MarkdownReporter.render(report).utf8))
         case .html: try sink(Array(HTMLReporter.render(report).utf8))
         case .junit: try sink(Array(JUnitReporter.render(report).utf8))

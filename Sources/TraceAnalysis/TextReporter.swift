@@ -12,17 +12,31 @@ public struct TextReporter: Sendable {
     }
 
     public func render(_ report: AnalysisReport) -> String {
+        var out: [UInt8] = []
+        write(report) { out += $0 }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Streams the report to `sink` in pieces of about `chunkSize` bytes, one process at a time, so the text of a
+    /// big report never exists whole.
+    public func write(
+        _ report: AnalysisReport, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
+    ) rethrows {
         var out = ""
         for input in report.inputs {
             out += inputHeader(input)
             for process in report.processes where process.input == input.name {
                 out += "\n" + render(process)
+                if out.utf8.count >= chunkSize {
+                    try sink(Array(out.utf8))
+                    out = ""
+                }
             }
             out += "\n"
         }
         out += apps(Aggregate(report))
         out += summary(report)
-        return out
+        try sink(Array(out.utf8))
     }
 
     /// Per app: launches and resumes (count, min, p50, p90, p99, max, over budget), violations, unclean exits.
