@@ -13,6 +13,13 @@ public struct AnalysisReport: Sendable {
         self.options = options
     }
 
+    /// Indices into ``processes`` by the name of the input each came from, in order.
+    public var processIndicesByInput: [String: [Int]] {
+        var byInput: [String: [Int]] = [:]
+        for (index, process) in processes.enumerated() { byInput[process.input, default: []].append(index) }
+        return byInput
+    }
+
     /// Every violation of every process, in input then line order.
     public var violations: [Violation] { processes.flatMap(\.violations) }
     /// Every launch the log shows.

@@ -8,8 +8,7 @@ public enum JUnitReporter {
     public static func render(_ report: AnalysisReport) -> String {
         var byProcess: [Int: [CIFinding]] = [:]
         for finding in CIFinding.all(in: report) { byProcess[finding.processIndex, default: []].append(finding) }
-        var byInput: [String: [Int]] = [:]
-        for (index, process) in report.processes.enumerated() { byInput[process.input, default: []].append(index) }
+        let byInput = report.processIndicesByInput
 
         let noEventsAnywhere = report.lifecycleEventCount == 0
         var suites: [Suite] = []

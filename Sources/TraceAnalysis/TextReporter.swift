@@ -23,10 +23,11 @@ public struct TextReporter: Sendable {
         _ report: AnalysisReport, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
     ) rethrows {
         var out = ""
+        let byInput = report.processIndicesByInput
         for input in report.inputs {
             out += inputHeader(input)
-            for process in report.processes where process.input == input.name {
-                out += "\n" + render(process)
+            for index in byInput[input.name] ?? [] {
+                out += "\n" + render(report.processes[index])
                 if out.utf8.count >= chunkSize {
                     try sink(Array(out.utf8))
                     out = ""
