@@ -25,13 +25,15 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Writes `report` in this format to `sink`, in pieces. `color` and `showEvents` shape the text report only.
+    /// Writes `report` in this format to `sink`, in pieces. `color` and `showEvents` shape the text report only;
+    /// the text report renders its processes on up to `jobs` threads.
     public func write(
-        _ report: AnalysisReport, color: Bool = false, showEvents: Bool = false, to sink: ([UInt8]) throws -> Void
+        _ report: AnalysisReport, color: Bool = false, showEvents: Bool = false, jobs: Int = 1,
+        to sink: ([UInt8]) throws -> Void
     ) rethrows {
         switch self {
         case .json: try JSONReporter.write(report, to: sink)
-        case .text: try TextReporter(color: color, showEvents: showEvents).write(report, to: sink)
+        case .text: try TextReporter(color: color, showEvents: showEvents).write(report, jobs: jobs, to: sink)
         case .markdown: try sink(Array(MarkdownReporter.render(report).utf8))
         case .html: try sink(Array(HTMLReporter.render(report).utf8))
         case .junit: try sink(Array(JUnitReporter.render(report).utf8))

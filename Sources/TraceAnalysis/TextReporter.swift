@@ -17,24 +17,29 @@ public struct TextReporter: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Streams the report to `sink` in pieces of about `chunkSize` bytes, one process at a time, so the text of a
-    /// big report never exists whole.
+    /// Streams the report to `sink` in pieces of about `chunkSize` bytes, a process at a time, so the text of a
+    /// big report never exists whole; processes are rendered on up to `jobs` threads, written in order.
     public func write(
-        _ report: AnalysisReport, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
+        _ report: AnalysisReport, jobs: Int = 1, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
     ) rethrows {
-        var out = ""
+        // Each input's header, then its processes (an input without any has only its header).
         let byInput = report.processIndicesByInput
-        for input in report.inputs {
-            out += inputHeader(input)
-            for index in byInput[input.name] ?? [] {
-                out += "\n" + render(report.processes[index])
-                if out.utf8.count >= chunkSize {
-                    try sink(Array(out.utf8))
-                    out = ""
-                }
-            }
-            out += "\n"
+        let pieces: [(input: Int, process: Int?)] = report.inputs.indices.flatMap { input in
+            [(input, nil)] + (byInput[report.inputs[input].name] ?? []).map { (input, $0) }
         }
+        var out = ""
+        try OrderedParallel.forEach(count: pieces.count, jobs: jobs) { index in
+            let (input, process) = pieces[index]
+            guard let process else { return (input == 0 ? "" : "\n") + inputHeader(report.inputs[input]) }
+            return "\n" + render(report.processes[process])
+        } sink: { text in
+            out += text
+            if out.utf8.count >= chunkSize {
+                try sink(Array(out.utf8))
+                out = ""
+            }
+        }
+        if !report.inputs.isEmpty { out += "\n" }
         out += apps(Aggregate(report))
         out += summary(report)
         try sink(Array(out.utf8))

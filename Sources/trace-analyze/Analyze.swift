@@ -17,7 +17,7 @@ struct Analyze: ParsableCommand {
     func run() throws {
         _ = try outputs.extraReports()
         let (report, _) = try analysis.analyze()
-        try outputs.write(report)
+        try outputs.write(report, jobs: analysis.jobs ?? Terminal.cores)
         throw ExitCode(report.exitStatus.rawValue)
     }
 }

@@ -48,12 +48,13 @@ struct ReportOutputs: ParsableArguments {
         }
     }
 
-    /// Writes every report; a report that cannot be written ends the run with exit code 2.
-    func write(_ report: AnalysisReport) throws {
+    /// Writes every report (rendered on up to `jobs` threads); a report that cannot be written ends the run with
+    /// exit code 2.
+    func write(_ report: AnalysisReport, jobs: Int = 1) throws {
         let extra = try extraReports()
         do {
-            try write(report, format, to: output)
-            for (format, path) in extra { try write(report, format, to: path) }
+            try write(report, format, to: output, jobs: jobs)
+            for (format, path) in extra { try write(report, format, to: path, jobs: jobs) }
         } catch {
             Terminal.warn(String(describing: error))
             throw ExitCode(ExitStatus.inputProblem.rawValue)
@@ -70,10 +71,10 @@ struct ReportOutputs: ParsableArguments {
         }
     }
 
-    private func write(_ report: AnalysisReport, _ format: ReportFormat, to path: String?) throws {
+    private func write(_ report: AnalysisReport, _ format: ReportFormat, to path: String?, jobs: Int = 1) throws {
         let destination = try Terminal.Destination(path: path)
         defer { destination.close() }
         let colour = path == nil && Terminal.wantsColor(color.rawValue)
-        try format.write(report, color: colour, showEvents: events, to: destination.write)
+        try format.write(report, color: colour, showEvents: events, jobs: jobs, to: destination.write)
     }
 }

@@ -104,6 +104,23 @@ struct BatchTests {
         #expect(JSONReporter.render(again) == serial)
     }
 
+    /// Reports rendered on several threads are byte-identical to serial ones, windows and all.
+    @Test func parallelRenderingKeepsOrder() throws {
+        let sources = try TestSupport.sampleNames.map { InputSource.bytes(name: $0, try Self.sample($0)) }
+        let analyzer = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }
+        let report = analyzer.analyze(sources + sources, jobs: 1)
+        for format in ReportFormat.allCases {
+            var serial: [UInt8] = []
+            var parallel: [UInt8] = []
+            format.write(report, showEvents: true, jobs: 1) { serial += $0 }
+            format.write(report, showEvents: true, jobs: 3) { parallel += $0 }
+            #expect(serial == parallel, "\(format)")
+        }
+        var seen: [Int] = []
+        OrderedParallel.forEach(count: 100, jobs: 4, window: 7, { $0 * 2 }, sink: { seen.append($0) })
+        #expect(seen == Array(0..<100).map { $0 * 2 })
+    }
+
     final class ProgressLog: @unchecked Sendable {
         private(set) var seen: [BatchProgress] = []
         func add(_ progress: BatchProgress) { seen.append(progress) }

@@ -1,0 +1,57 @@
+import Dispatch
+
+/// Work on many items spread over threads, with results used in item order: a batch report renders its processes
+/// on every core while they are written out one after another, a window at a time so memory stays bounded.
+enum OrderedParallel {
+    /// Calls `transform` for every index of `0..<count` on up to `jobs` threads, `window` indices at a time, and
+    /// `sink` with each result in index order (on the calling thread). One job does it all on the calling thread.
+    static func forEach<Result: Sendable>(
+        count: Int, jobs: Int, window: Int = 512, _ transform: @Sendable (Int) -> Result,
+        sink: (Result) throws -> Void
+    ) rethrows {
+        guard jobs > 1, count > 1 else {
+            for index in 0..<count { try sink(transform(index)) }
+            return
+        }
+        var start = 0
+        while start < count {
+            let size = min(window, count - start)
+            let slots = Slots<Result>(count: size)
+            let first = start
+            let workers = min(jobs, size)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                var offset = worker
+                while offset < size {
+                    slots.store(transform(first + offset), at: offset)
+                    offset += workers
+                }
+            }
+            for offset in 0..<size { try sink(slots.take(offset)) }
+            start += size
+        }
+    }
+
+    /// One result per index, each written by exactly one worker before any is read (raw storage: the workers
+    /// write distinct slots through the pointer, never the property).
+    private final class Slots<Element>: @unchecked Sendable {
+        private let items: UnsafeMutableBufferPointer<Element?>
+
+        init(count: Int) {
+            items = .allocate(capacity: count)
+            items.initialize(repeating: nil)
+        }
+
+        deinit {
+            _ = items.deinitialize()
+            items.deallocate()
+        }
+
+        func store(_ item: Element, at index: Int) { items[index] = item }
+
+        func take(_ index: Int) -> Element {
+            guard let item = items[index] else { preconditionFailure("result \(index) was never stored") }
+            items[index] = nil
+            return item
+        }
+    }
+}
