@@ -51,8 +51,8 @@ public enum JSONReporter {
         json.field("inputs", array: report.inputs, input)
         json.key("processes")
         json.beginArray()
-        for item in report.processes {
-            process(&json, item)
+        for index in report.processes.indices {
+            process(&json, report.processes[index])
             try afterEachProcess(&json)
         }
         json.endArray()

@@ -53,11 +53,11 @@ extension JSONEmitter {
         write(&self, value)
     }
 
-    /// `name: [item, …]`, each item written by `write`.
-    mutating func field<S: Sequence>(_ name: String, array items: S, _ write: (inout Self, S.Element) -> Void) {
+    /// `name: [item, …]`, each item written by `write` (borrowed by index, not copied out by an iterator).
+    mutating func field<T>(_ name: String, array items: [T], _ write: (inout Self, T) -> Void) {
         key(name)
         beginArray()
-        for item in items { write(&self, item) }
+        for index in items.indices { write(&self, items[index]) }
         endArray()
     }
 
@@ -85,6 +85,11 @@ struct JSONWriter: JSONEmitter {
     private var containerIsEmpty = true
     /// A key was just written: its value follows on the same line.
     private var afterKey = false
+    /// A comma, a newline and 64 spaces: every separator is one slice of it, appended at once (a StaticString,
+    /// so taking a slice costs no reference counting).
+    private static let separator: StaticString = ",\n                                                                "
+    /// What ends a key: `": ` (pretty) or its first two bytes.
+    private static let keyEnd: StaticString = "\": "
 
     init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
@@ -98,9 +103,9 @@ struct JSONWriter: JSONEmitter {
 
     mutating func key(_ name: String) {
         startElement()
-        appendQuoted(name)
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        bytes.append(UInt8(ascii: "\""))
+        appendEscaped(name)
+        append(Self.keyEnd, 0..<(pretty ? 3 : 2))
         afterKey = true
     }
 
@@ -131,10 +136,15 @@ struct JSONWriter: JSONEmitter {
 
     mutating func timestamp(_ value: Timestamp) {
         startValue()
-        // ISO 8601 text is digits and `-:T.Z+` only: nothing to escape.
-        bytes.append(UInt8(ascii: "\""))
-        value.appendISO8601(to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        // Composed on the stack and appended at once; ISO 8601 text is digits and `-:T.Z+` only, nothing to escape.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Timestamp.iso8601Capacity + 2) { text in
+            text[0] = UInt8(ascii: "\"")
+            guard let count = value.writeISO8601(into: UnsafeMutableBufferPointer(rebasing: text[1...])) else {
+                return appendQuoted(value.iso8601)
+            }
+            text[count + 1] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeMutableBufferPointer(rebasing: text[..<(count + 2)]))
+        }
     }
 
     // MARK: Layout
@@ -148,7 +158,7 @@ struct JSONWriter: JSONEmitter {
 
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
-        if !containerIsEmpty { newline() }
+        if !containerIsEmpty { appendSeparator(from: 1) }
         bytes.append(bracket)
         containerIsEmpty = false
     }
@@ -164,15 +174,24 @@ struct JSONWriter: JSONEmitter {
 
     /// A comma after the previous element, then (pretty) a new line at the current depth.
     private mutating func startElement() {
-        if !containerIsEmpty { bytes.append(UInt8(ascii: ",")) }
+        appendSeparator(from: containerIsEmpty ? 1 : 0)
         containerIsEmpty = false
-        newline()
     }
 
-    private mutating func newline() {
-        guard pretty else { return }
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    /// `separator` from `start` (0: with the comma, 1: without) to the end of the current indentation.
+    private mutating func appendSeparator(from start: Int) {
+        let end = pretty ? 2 + 2 * depth : 1
+        guard start < end else { return }
+        guard end <= Self.separator.utf8CodeUnitCount else {
+            append(Self.separator, start..<2)
+            return bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        }
+        append(Self.separator, start..<end)
+    }
+
+    /// Appends the bytes `range` of a literal.
+    private mutating func append(_ literal: StaticString, _ range: Range<Int>) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     // MARK: Scalars
@@ -205,12 +224,17 @@ struct JSONWriter: JSONEmitter {
         bytes.append(contentsOf: JSONValue.number(value).utf8)
     }
 
-    /// `JSONValue.escape`'s output: runs of bytes that need no escape are copied whole.
+    /// `JSONValue.escape`'s output.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        appendEscaped(text)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The inside of `JSONValue.escape`'s output: runs of bytes that need no escape are copied whole.
+    private mutating func appendEscaped(_ text: String) {
         let copied: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
         if copied == nil { Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0) } }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -310,37 +334,64 @@ extension Array where Element == UInt8 {
 }
 
 extension Timestamp {
-    /// `iso8601`'s bytes, appended without building Strings (the JSON report writes one or two per event).
-    /// Years outside 0...9999, which `iso8601` pads oddly, take `iso8601` itself.
-    func appendISO8601(to out: inout [UInt8]) {
+    /// Room `writeISO8601` may need: a four-digit year, seconds to six decimals, an offset of up to 596523 hours.
+    static let iso8601Capacity = 40
+
+    /// Writes `iso8601`'s bytes into `text` (at least `iso8601Capacity` long) without building Strings, and
+    /// returns how many; nil for years outside 0...9999, which `iso8601` pads oddly (callers use it then).
+    func writeISO8601(into text: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         let (days, microsOfDay) = Timestamp.floorDivide(wallMicros, 86_400_000_000)
         let (year, month, day) = Timestamp.civil(fromDays: days)
-        guard (0...9999).contains(year) else { return out.append(contentsOf: iso8601.utf8) }
+        guard (0...9999).contains(year), text.count >= Timestamp.iso8601Capacity else { return nil }
+        var count = 0
+        func put(_ value: Int, _ width: Int) {
+            var digits = width
+            var rest = value / Int(power10[width])
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            rest = value
+            for index in stride(from: count + digits - 1, through: count, by: -1) {
+                text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            count += digits
+        }
+        func put(_ byte: Unicode.Scalar) {
+            text[count] = UInt8(ascii: byte)
+            count += 1
+        }
         let seconds = Int(microsOfDay / 1_000_000)
-        out.appendDecimal(year, width: 4)
-        out.append(UInt8(ascii: "-"))
-        out.appendDecimal(month, width: 2)
-        out.append(UInt8(ascii: "-"))
-        out.appendDecimal(day, width: 2)
-        out.append(UInt8(ascii: "T"))
-        out.appendDecimal(seconds / 3600, width: 2)
-        out.append(UInt8(ascii: ":"))
-        out.appendDecimal(seconds / 60 % 60, width: 2)
-        out.append(UInt8(ascii: ":"))
-        out.appendDecimal(seconds % 60, width: 2)
+        put(year, 4)
+        put("-")
+        put(month, 2)
+        put("-")
+        put(day, 2)
+        put("T")
+        put(seconds / 3600, 2)
+        put(":")
+        put(seconds / 60 % 60, 2)
+        put(":")
+        put(seconds % 60, 2)
         if fractionDigits > 0 {
             let digits = min(Int(fractionDigits), 6)
-            var fraction = Int(microsOfDay % 1_000_000)
-            for _ in digits..<6 { fraction /= 10 }
-            out.append(UInt8(ascii: "."))
-            out.appendDecimal(fraction, width: digits)
+            put(".")
+            put(Int(microsOfDay % 1_000_000) / Int(power10[6 - digits]), digits)
         }
-        guard let utcOffsetSeconds else { return }
-        guard utcOffsetSeconds != 0 else { return out.append(UInt8(ascii: "Z")) }
+        guard let utcOffsetSeconds else { return count }
+        guard utcOffsetSeconds != 0 else {
+            put("Z")
+            return count
+        }
         let magnitude = Int(utcOffsetSeconds.magnitude)
-        out.append(UInt8(ascii: utcOffsetSeconds < 0 ? "-" : "+"))
-        out.appendDecimal(magnitude / 3600, width: 2)
-        out.append(UInt8(ascii: ":"))
-        out.appendDecimal(magnitude / 60 % 60, width: 2)
+        put(utcOffsetSeconds < 0 ? "-" : "+")
+        put(magnitude / 3600, 2)
+        put(":")
+        put(magnitude / 60 % 60, 2)
+        return count
     }
 }
+
+/// 10⁰ … 10⁶, for the digits of timestamps.
+private let power10: [Int32] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
