@@ -1,6 +1,7 @@
 /// Where JSON goes: straight into bytes (`JSONWriter`, for the report itself) or into a `JSONValue` tree
 /// (`JSONTreeBuilder`, for `JSONReporter.value`). The report's field lists are written once, against this
-/// protocol, so the streamed bytes and the tree cannot drift apart.
+/// protocol, so the streamed bytes and the tree cannot drift apart. (`SendableMetatype`: the reporter hands its
+/// generic field-list functions to `field(_:array:_:)` as closures, which capture the emitter's type.)
 protocol JSONEmitter: SendableMetatype {
     /// Opens an object as the next value (after a key, as an array element, or as the document).
     mutating func beginObject()
@@ -20,6 +21,7 @@ protocol JSONEmitter: SendableMetatype {
     mutating func timestamp(_ value: Timestamp)
 }
 
+/// Members in one call: `name: value`, null for a nil optional.
 extension JSONEmitter {
     mutating func field(_ name: String, _ value: String) {
         key(name)
