@@ -11,300 +11,289 @@ public enum JSONReporter {
         return all
     }
 
-    /// Streams the report to `sink` in pieces of about `chunkSize` bytes. Processes are serialised one at a
-    /// time, so neither the JSON tree nor the text of a big report ever exists whole.
+    /// Streams the report to `sink` in pieces of about `chunkSize` bytes. The bytes are written directly
+    /// (`JSONWriter`, no tree of values) and handed on after each process that fills a piece, so the text of a
+    /// big report never exists whole.
     public static func write(
         _ report: AnalysisReport, pretty: Bool = true, chunkSize: Int = 64 * 1024,
         to sink: ([UInt8]) throws -> Void
     ) rethrows {
-        var out: [UInt8] = []
-        out.reserveCapacity(chunkSize + chunkSize / 4)
-        let indent: Int? = pretty ? 1 : nil
-        out.append(UInt8(ascii: "{"))
-        for (index, (key, value)) in topLevel(report).enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.newline(&out, indent)
-            JSONValue.escape(key, into: &out)
-            out.append(contentsOf: (pretty ? ": " : ":").utf8)
-            if let value {
-                value.write(into: &out, indent: indent)
-                continue
-            }
-            // processes
-            let inner = indent.map { $0 + 1 }
-            guard !report.processes.isEmpty else {
-                out.append(contentsOf: "[]".utf8)
-                continue
-            }
-            out.append(UInt8(ascii: "["))
-            for (position, item) in report.processes.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.newline(&out, inner)
-                process(item).write(into: &out, indent: inner)
-                if out.count >= chunkSize {
-                    try sink(out)
-                    out.removeAll(keepingCapacity: true)
-                }
-            }
-            JSONValue.newline(&out, indent)
-            out.append(UInt8(ascii: "]"))
+        var json = JSONWriter(pretty: pretty, capacity: chunkSize + chunkSize / 4)
+        try document(report, into: &json) { json in
+            guard json.bytes.count >= chunkSize else { return }
+            try sink(json.bytes)
+            json.bytes.removeAll(keepingCapacity: true)
         }
-        JSONValue.newline(&out, pretty ? 0 : nil)
-        out.append(contentsOf: "}\n".utf8)
-        try sink(out)
+        json.bytes.append(UInt8(ascii: "\n"))
+        try sink(json.bytes)
     }
 
-    /// The report as a JSON value (tests compare it structurally).
+    /// The report as a JSON value (tests compare it structurally), from the same field lists as the bytes.
     public static func value(_ report: AnalysisReport) -> JSONValue {
-        .object(topLevel(report).map { ($0.0, $0.1 ?? .array(report.processes.map(process))) })
+        var tree = JSONTreeBuilder()
+        document(report, into: &tree) { _ in }
+        return tree.value
     }
 
-    /// The top-level members in contract order; `processes` (nil here) is written separately.
-    private static func topLevel(_ report: AnalysisReport) -> [(String, JSONValue?)] {
-        [
-            ("schemaVersion", .int(AnalysisReport.schemaVersion)),
-            ("tool", .object([("name", .string("trace-analyze")), ("version", .string(TraceAnalyzeVersion.current))])),
-            ("options", options(report.options)),
-            ("inputs", .array(report.inputs.map(input))),
-            ("processes", nil),
-            ("aggregate", aggregate(Aggregate(report))),
-            ("summary", summary(report)),
-        ]
+    /// The whole document in contract order; `afterEachProcess` runs after each process is written.
+    private static func document<E: JSONEmitter>(
+        _ report: AnalysisReport, into json: inout E, afterEachProcess: (inout E) throws -> Void
+    ) rethrows {
+        json.beginObject()
+        json.field("schemaVersion", AnalysisReport.schemaVersion)
+        json.key("tool")
+        json.beginObject()
+        json.field("name", "trace-analyze")
+        json.field("version", TraceAnalyzeVersion.current)
+        json.endObject()
+        json.key("options")
+        options(&json, report.options)
+        json.field("inputs", array: report.inputs, input)
+        json.key("processes")
+        json.beginArray()
+        for index in report.processes.indices {
+            process(&json, report.processes[index])
+            try afterEachProcess(&json)
+        }
+        json.endArray()
+        json.key("aggregate")
+        aggregate(&json, Aggregate(report))
+        json.key("summary")
+        summary(&json, report)
+        json.endObject()
     }
 
-    static func options(_ options: AnalysisOptions) -> JSONValue {
-        .object([
-            ("launchBudgetMs", .double(options.launchBudgetMs)),
-            ("appLaunchBudgetsMs", msTable(options.appLaunchBudgetsMs)),
-            ("resumeBudgetMs", .double(options.resumeBudgetMs)),
-            ("appResumeBudgetsMs", msTable(options.appResumeBudgetsMs)),
-            ("watchdogMs", .double(options.watchdogMs)),
-            ("appWatchdogMs", msTable(options.appWatchdogMs)),
-            ("backgroundGapMs", .double(options.backgroundGapMs)),
-            ("alertGapMs", .double(options.alertGapMs)),
-            ("memoryWarningWindowMs", .double(options.memoryWarningWindowMs)),
-            ("prewarmGapMs", .double(options.prewarmGapMs)),
-            ("inputFormat", JSONValue(options.inputFormat)),
-            ("timezone", .string(options.zone.description)),
-            ("year", JSONValue(options.year)),
-            ("failOn", .array(options.failOn.names.map { .string($0) })),
-        ])
+    static func options<E: JSONEmitter>(_ json: inout E, _ options: AnalysisOptions) {
+        json.beginObject()
+        json.field("launchBudgetMs", options.launchBudgetMs)
+        msTable(&json, "appLaunchBudgetsMs", options.appLaunchBudgetsMs)
+        json.field("resumeBudgetMs", options.resumeBudgetMs)
+        msTable(&json, "appResumeBudgetsMs", options.appResumeBudgetsMs)
+        json.field("watchdogMs", options.watchdogMs)
+        msTable(&json, "appWatchdogMs", options.appWatchdogMs)
+        json.field("backgroundGapMs", options.backgroundGapMs)
+        json.field("alertGapMs", options.alertGapMs)
+        json.field("memoryWarningWindowMs", options.memoryWarningWindowMs)
+        json.field("prewarmGapMs", options.prewarmGapMs)
+        json.field("inputFormat", options.inputFormat)
+        json.field("timezone", options.zone.description)
+        json.field("year", options.year)
+        json.field("failOn", array: options.failOn.names) { $0.string($1) }
+        json.endObject()
     }
 
-    private static func msTable(_ table: [String: Double]) -> JSONValue {
-        .object(table.sorted { $0.key < $1.key }.map { ($0.key, .double($0.value)) })
+    private static func msTable<E: JSONEmitter>(_ json: inout E, _ name: String, _ table: [String: Double]) {
+        json.key(name)
+        json.beginObject()
+        for (app, ms) in table.sorted(by: { $0.key < $1.key }) { json.field(app, ms) }
+        json.endObject()
     }
 
-    static func aggregate(_ aggregate: Aggregate) -> JSONValue {
-        .object([
-            ("apps", .array(aggregate.apps.map(app))),
-            ("inputs", .array(aggregate.inputs.map(inputRow))),
-        ])
+    static func aggregate<E: JSONEmitter>(_ json: inout E, _ aggregate: Aggregate) {
+        json.beginObject()
+        json.field("apps", array: aggregate.apps, app)
+        json.field("inputs", array: aggregate.inputs, inputRow)
+        json.endObject()
     }
 
-    static func app(_ app: Aggregate.App) -> JSONValue {
-        .object([
-            ("name", .string(app.name)),
-            ("processes", .int(app.processes)),
-            ("inputs", .int(app.inputs)),
-            ("launchesSeen", .int(app.launchesSeen)),
-            ("launchesExcluded", .int(app.launchesExcluded)),
-            ("watchdogRisks", .int(app.watchdogRisks)),
-            ("launchBudgetMs", .double(app.launchBudgetMs)),
-            ("launch", app.launches.map(stats) ?? .null),
-            ("resumeBudgetMs", .double(app.resumeBudgetMs)),
-            ("resume", app.resumes.map(stats) ?? .null),
-            ("scenarios", .object(app.scenarios.map { ($0.0.rawValue, .int($0.1)) })),
-            ("violations", .object(app.violations.map { ($0.0.rawValue, .int($0.1)) })),
-            ("uncleanExits", .object(app.uncleanExits.map { ($0.0.rawValue, .int($0.1)) })),
-        ])
+    static func app<E: JSONEmitter>(_ json: inout E, _ app: Aggregate.App) {
+        json.beginObject()
+        json.field("name", app.name)
+        json.field("processes", app.processes)
+        json.field("inputs", app.inputs)
+        json.field("launchesSeen", app.launchesSeen)
+        json.field("launchesExcluded", app.launchesExcluded)
+        json.field("watchdogRisks", app.watchdogRisks)
+        json.field("launchBudgetMs", app.launchBudgetMs)
+        json.field("launch", app.launches, stats)
+        json.field("resumeBudgetMs", app.resumeBudgetMs)
+        json.field("resume", app.resumes, stats)
+        json.field("scenarios", counts: app.scenarios.map { ($0.0.rawValue, $0.1) })
+        json.field("violations", counts: app.violations.map { ($0.0.rawValue, $0.1) })
+        json.field("uncleanExits", counts: app.uncleanExits.map { ($0.0.rawValue, $0.1) })
+        json.endObject()
     }
 
-    static func stats(_ stats: DurationStats) -> JSONValue {
-        .object([
-            ("count", .int(stats.count)),
-            ("minMs", .double(stats.minMs)),
-            ("p50Ms", .double(stats.p50Ms)),
-            ("p90Ms", .double(stats.p90Ms)),
-            ("p99Ms", .double(stats.p99Ms)),
-            ("maxMs", .double(stats.maxMs)),
-            ("overBudget", .int(stats.overBudget)),
-        ])
+    static func stats<E: JSONEmitter>(_ json: inout E, _ stats: DurationStats) {
+        json.beginObject()
+        json.field("count", stats.count)
+        json.field("minMs", stats.minMs)
+        json.field("p50Ms", stats.p50Ms)
+        json.field("p90Ms", stats.p90Ms)
+        json.field("p99Ms", stats.p99Ms)
+        json.field("maxMs", stats.maxMs)
+        json.field("overBudget", stats.overBudget)
+        json.endObject()
     }
 
-    static func inputRow(_ row: Aggregate.InputRow) -> JSONValue {
-        .object([
-            ("name", .string(row.name)),
-            ("format", JSONValue(row.format)),
-            ("lines", .int(row.lines)),
-            ("unparsedLines", .int(row.unparsedLines)),
-            ("processes", .int(row.processes)),
-            ("lifecycleEvents", .int(row.lifecycleEvents)),
-            ("launches", .int(row.launches)),
-            ("overBudget", .int(row.overBudget)),
-            ("violations", .int(row.violations)),
-            ("killedInForeground", .int(row.killedInForeground)),
-            ("error", JSONValue(row.error.map { String(describing: $0) })),
-        ])
+    static func inputRow<E: JSONEmitter>(_ json: inout E, _ row: Aggregate.InputRow) {
+        json.beginObject()
+        json.field("name", row.name)
+        json.field("format", row.format)
+        json.field("lines", row.lines)
+        json.field("unparsedLines", row.unparsedLines)
+        json.field("processes", row.processes)
+        json.field("lifecycleEvents", row.lifecycleEvents)
+        json.field("launches", row.launches)
+        json.field("overBudget", row.overBudget)
+        json.field("violations", row.violations)
+        json.field("killedInForeground", row.killedInForeground)
+        json.field("error", row.error.map { String(describing: $0) })
+        json.endObject()
     }
 
-    static func input(_ input: InputSummary) -> JSONValue {
-        .object([
-            ("name", .string(input.name)),
-            ("format", JSONValue(input.format)),
-            ("formats", .object(input.formatCounts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-            ("bytes", .int(Int(input.bytes))),
-            ("lines", .int(input.lines)),
-            ("records", .int(input.records)),
-            ("continuationLines", .int(input.continuationLines)),
-            ("blankLines", .int(input.blankLines)),
-            ("skippedLines", .int(input.skippedLines)),
-            ("unparsedLines", .int(input.unparsedLines)),
-            ("truncatedLines", .int(input.truncatedLines)),
-            ("repeatedMessages", .int(input.repeatedMessages)),
-            ("prefixes", .object(input.prefixes.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-            ("assumedTimezone", JSONValue(input.assumedZone)),
-            (
-                "inferredDate",
-                input.inferredDate.map { date in
-                    .object([
-                        ("source", .string(date.source.rawValue)), ("firstYear", JSONValue(date.firstYear)),
-                        ("rollovers", .int(date.rollovers)),
-                    ])
-                } ?? .null
-            ),
-            ("clockAnomalies", .int(input.clockAnomalies)),
-            ("lifecycleEvents", .int(input.lifecycleEvents)),
-            ("firstUnparsedLines", .array(input.unparsedSamples.map { .int($0) })),
-            ("error", JSONValue(input.error.map { String(describing: $0) })),
-        ])
+    static func input<E: JSONEmitter>(_ json: inout E, _ input: InputSummary) {
+        json.beginObject()
+        json.field("name", input.name)
+        json.field("format", input.format)
+        json.field("formats", counts: input.formatCounts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        json.field("bytes", Int(input.bytes))
+        json.field("lines", input.lines)
+        json.field("records", input.records)
+        json.field("continuationLines", input.continuationLines)
+        json.field("blankLines", input.blankLines)
+        json.field("skippedLines", input.skippedLines)
+        json.field("unparsedLines", input.unparsedLines)
+        json.field("truncatedLines", input.truncatedLines)
+        json.field("repeatedMessages", input.repeatedMessages)
+        json.field("prefixes", counts: input.prefixes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        json.field("assumedTimezone", input.assumedZone)
+        json.field("inferredDate", input.inferredDate) { json, date in
+            json.beginObject()
+            json.field("source", date.source.rawValue)
+            json.field("firstYear", date.firstYear)
+            json.field("rollovers", date.rollovers)
+            json.endObject()
+        }
+        json.field("clockAnomalies", input.clockAnomalies)
+        json.field("lifecycleEvents", input.lifecycleEvents)
+        json.field("firstUnparsedLines", array: input.unparsedSamples) { $0.int($1) }
+        json.field("error", input.error.map { String(describing: $0) })
+        json.endObject()
     }
 
-    static func process(_ process: ProcessReport) -> JSONValue {
-        .object([
-            ("name", .string(process.name)),
-            ("pid", process.pid < 0 ? .null : .int(process.pid)),
-            ("input", .string(process.input)),
-            ("firstLine", .int(process.firstLine)),
-            ("lastLine", .int(process.lastLine)),
-            ("start", JSONValue(process.firstTime)),
-            ("end", JSONValue(process.lastTime)),
-            ("records", .int(process.records)),
-            ("finalState", .string(process.finalState.rawValue)),
-            ("launch", process.launch.map(launch) ?? .null),
-            ("episodes", .array(process.episodes.map(episode))),
-            ("violations", .array(process.violations.map(violation))),
-            ("events", .array(process.events.map(event))),
-            ("clockAnomalies", .array(process.clockAnomalies.map(clockAnomaly))),
-            ("clockAnomalyCount", .int(process.clockAnomalyCount)),
-            (
-                "exit",
-                process.exit.map { exit in
-                    .object([
-                        ("reason", .string(exit.reason.rawValue)), ("line", .int(exit.line)),
-                        ("time", JSONValue(exit.time)), ("signal", JSONValue(exit.signal)),
-                        ("evidence", .string(exit.evidence)),
-                    ])
-                } ?? .null
-            ),
-        ])
+    static func process<E: JSONEmitter>(_ json: inout E, _ process: ProcessReport) {
+        json.beginObject()
+        json.field("name", process.name)
+        json.field("pid", process.pid < 0 ? nil : process.pid)
+        json.field("input", process.input)
+        json.field("firstLine", process.firstLine)
+        json.field("lastLine", process.lastLine)
+        json.field("start", process.firstTime)
+        json.field("end", process.lastTime)
+        json.field("records", process.records)
+        json.field("finalState", process.finalState.rawValue)
+        json.field("launch", process.launch, launch)
+        json.field("episodes", array: process.episodes, episode)
+        json.field("violations", array: process.violations, violation)
+        json.field("events", array: process.events, event)
+        json.field("clockAnomalies", array: process.clockAnomalies, clockAnomaly)
+        json.field("clockAnomalyCount", process.clockAnomalyCount)
+        json.field("exit", process.exit) { json, exit in
+            json.beginObject()
+            json.field("reason", exit.reason.rawValue)
+            json.field("line", exit.line)
+            json.field("time", exit.time)
+            json.field("signal", exit.signal)
+            json.field("evidence", exit.evidence)
+            json.endObject()
+        }
+        json.endObject()
     }
 
-    static func clockAnomaly(_ anomaly: ClockAnomaly) -> JSONValue {
-        .object([
-            ("line", .int(anomaly.line)), ("time", JSONValue(anomaly.time)),
-            ("previousLine", .int(anomaly.previousLine)), ("previousTime", JSONValue(anomaly.previousTime)),
-            ("backwardsMs", .double(anomaly.backwardsMs)),
-        ])
+    static func clockAnomaly<E: JSONEmitter>(_ json: inout E, _ anomaly: ClockAnomaly) {
+        json.beginObject()
+        json.field("line", anomaly.line)
+        json.field("time", anomaly.time)
+        json.field("previousLine", anomaly.previousLine)
+        json.field("previousTime", anomaly.previousTime)
+        json.field("backwardsMs", anomaly.backwardsMs)
+        json.endObject()
     }
 
-    static func launch(_ launch: LaunchReport) -> JSONValue {
-        .object([
-            ("startLine", .int(launch.startLine)),
-            ("endLine", JSONValue(launch.endLine)),
-            ("start", JSONValue(launch.start)),
-            ("end", JSONValue(launch.end)),
-            ("durationMs", JSONValue(launch.durationMs)),
-            ("budgetMs", .double(launch.budgetMs)),
-            ("overBudget", .bool(launch.overBudget)),
-            ("excluded", .bool(launch.excluded)),
-            ("excludedReason", JSONValue(launch.excludedReason)),
-            ("watchdogRisk", .bool(launch.watchdogRisk)),
-            (
-                "milestones",
-                .array(
-                    launch.milestones.map { milestone in
-                        .object([
-                            ("name", .string(milestone.name)),
-                            ("line", .int(milestone.line)),
-                            ("time", JSONValue(milestone.time)),
-                            ("offsetMs", JSONValue(milestone.offsetMs)),
-                            ("phaseMs", JSONValue(milestone.phaseMs)),
-                        ])
-                    })
-            ),
-        ])
+    static func launch<E: JSONEmitter>(_ json: inout E, _ launch: LaunchReport) {
+        json.beginObject()
+        json.field("startLine", launch.startLine)
+        json.field("endLine", launch.endLine)
+        json.field("start", launch.start)
+        json.field("end", launch.end)
+        json.field("durationMs", launch.durationMs)
+        json.field("budgetMs", launch.budgetMs)
+        json.field("overBudget", launch.overBudget)
+        json.field("excluded", launch.excluded)
+        json.field("excludedReason", launch.excludedReason)
+        json.field("watchdogRisk", launch.watchdogRisk)
+        json.field("milestones", array: launch.milestones) { json, milestone in
+            json.beginObject()
+            json.field("name", milestone.name)
+            json.field("line", milestone.line)
+            json.field("time", milestone.time)
+            json.field("offsetMs", milestone.offsetMs)
+            json.field("phaseMs", milestone.phaseMs)
+            json.endObject()
+        }
+        json.endObject()
     }
 
-    static func episode(_ episode: Episode) -> JSONValue {
-        .object([
-            ("scenario", .string(episode.scenario.rawValue)),
-            ("startLine", .int(episode.startLine)),
-            ("endLine", .int(episode.endLine)),
-            ("start", JSONValue(episode.start)),
-            ("end", JSONValue(episode.end)),
-            ("durationMs", JSONValue(episode.durationMs)),
-            ("budgetMs", JSONValue(episode.budgetMs)),
-            ("overBudget", .bool(episode.overBudget)),
-            ("confidence", .string(episode.confidence.rawValue)),
-            ("causes", .array(episode.causes.map { .string($0) })),
-            ("evidence", .string(episode.evidence)),
-            ("scene", JSONValue(episode.scene)),
-        ])
+    static func episode<E: JSONEmitter>(_ json: inout E, _ episode: Episode) {
+        json.beginObject()
+        json.field("scenario", episode.scenario.rawValue)
+        json.field("startLine", episode.startLine)
+        json.field("endLine", episode.endLine)
+        json.field("start", episode.start)
+        json.field("end", episode.end)
+        json.field("durationMs", episode.durationMs)
+        json.field("budgetMs", episode.budgetMs)
+        json.field("overBudget", episode.overBudget)
+        json.field("confidence", episode.confidence.rawValue)
+        json.field("causes", array: episode.causes) { $0.string($1) }
+        json.field("evidence", episode.evidence)
+        json.field("scene", episode.scene)
+        json.endObject()
     }
 
-    static func violation(_ violation: Violation) -> JSONValue {
-        .object([
-            ("rule", .string(violation.rule.rawValue)),
-            ("ruleNumber", .int(violation.rule.number)),
-            ("input", .string(violation.input)),
-            ("line", .int(violation.line)),
-            ("time", JSONValue(violation.time)),
-            ("state", .string(violation.state.rawValue)),
-            ("event", .string(violation.event.rawValue)),
-            ("expected", .string(violation.expected)),
-            ("message", .string(violation.message)),
-        ])
+    static func violation<E: JSONEmitter>(_ json: inout E, _ violation: Violation) {
+        json.beginObject()
+        json.field("rule", violation.rule.rawValue)
+        json.field("ruleNumber", violation.rule.number)
+        json.field("input", violation.input)
+        json.field("line", violation.line)
+        json.field("time", violation.time)
+        json.field("state", violation.state.rawValue)
+        json.field("event", violation.event.rawValue)
+        json.field("expected", violation.expected)
+        json.field("message", violation.message)
+        json.endObject()
     }
 
-    static func event(_ event: TimelineEvent) -> JSONValue {
-        .object([
-            ("event", .string(event.event.rawValue)),
-            ("line", .int(event.line)),
-            ("time", JSONValue(event.time)),
-            ("state", .string(event.state.rawValue)),
-            ("scene", JSONValue(event.scene)),
-        ])
+    static func event<E: JSONEmitter>(_ json: inout E, _ event: TimelineEvent) {
+        json.beginObject()
+        json.field("event", event.event.rawValue)
+        json.field("line", event.line)
+        json.field("time", event.time)
+        json.field("state", event.state.rawValue)
+        json.field("scene", event.scene)
+        json.endObject()
     }
 
-    static func summary(_ report: AnalysisReport) -> JSONValue {
-        return .object([
-            ("inputs", .int(report.inputs.count)),
-            ("unreadableInputs", .int(report.failedInputs.count)),
-            ("lines", .int(report.inputs.reduce(0) { $0 + $1.lines })),
-            ("lifecycleEvents", .int(report.lifecycleEventCount)),
-            ("processes", .int(report.processes.count)),
-            ("episodes", .int(report.processes.reduce(0) { $0 + $1.episodes.count })),
-            ("scenarios", .object(report.scenarioCounts.map { ($0.0.rawValue, .int($0.1)) })),
-            ("violations", .int(report.violations.count)),
-            ("launches", .int(report.launches.count)),
-            ("launchesMeasured", .int(report.measuredLaunches.count)),
-            ("launchesOverBudget", .int(report.launchesOverBudget.count)),
-            ("resumesTimed", .int(report.timedResumes.count)),
-            ("resumesOverBudget", .int(report.resumesOverBudget.count)),
-            ("failingFindings", .object(report.failingFindings.map { ($0.0.rawValue, .int($0.1)) })),
-            ("exitCode", .int(Int(report.exitStatus.rawValue))),
-        ])
+    static func summary<E: JSONEmitter>(_ json: inout E, _ report: AnalysisReport) {
+        json.beginObject()
+        json.field("inputs", report.inputs.count)
+        json.field("unreadableInputs", report.failedInputs.count)
+        json.field("lines", report.inputs.reduce(0) { $0 + $1.lines })
+        json.field("lifecycleEvents", report.lifecycleEventCount)
+        json.field("processes", report.processes.count)
+        json.field("episodes", report.processes.reduce(0) { $0 + $1.episodes.count })
+        json.field("scenarios", counts: report.scenarioCounts.map { ($0.0.rawValue, $0.1) })
+        json.field("violations", report.violations.count)
+        json.field("launches", report.launches.count)
+        json.field("launchesMeasured", report.measuredLaunches.count)
+        json.field("launchesOverBudget", report.launchesOverBudget.count)
+        json.field("resumesTimed", report.timedResumes.count)
+        json.field("resumesOverBudget", report.resumesOverBudget.count)
+        json.field("failingFindings", counts: report.failingFindings.map { ($0.0.rawValue, $0.1) })
+        json.field("exitCode", Int(report.exitStatus.rawValue))
+        json.endObject()
     }
 }
 

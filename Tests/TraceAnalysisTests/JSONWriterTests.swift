@@ -1,0 +1,170 @@
+import Testing
+
+@testable import TraceAnalysis
+
+/// The streaming `JSONWriter` against `JSONValue`'s serialisation, its reference: every byte must agree, in the
+/// pretty and the compact form, for tricky strings, numbers, timestamps, nesting and whole reports.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    /// Replays `value` as emitter calls (what the report's field lists do).
+    static func emit<E: JSONEmitter>(_ value: JSONValue, into json: inout E) {
+        switch value {
+        case .null: json.null()
+        case .bool(let flag): json.bool(flag)
+        case .int(let number): json.int(number)
+        case .double(let number): json.double(number)
+        case .string(let text): json.string(text)
+        case .array(let items):
+            json.beginArray()
+            for item in items { emit(item, into: &json) }
+            json.endArray()
+        case .object(let members):
+            json.beginObject()
+            for (key, member) in members {
+                json.key(key)
+                emit(member, into: &json)
+            }
+            json.endObject()
+        }
+    }
+
+    static func written(_ value: JSONValue, pretty: Bool) -> String {
+        var writer = JSONWriter(pretty: pretty)
+        emit(value, into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    static func expectSameText(_ value: JSONValue) {
+        for pretty in [true, false] {
+            #expect(written(value, pretty: pretty) == value.serialized(pretty: pretty), "pretty: \(pretty)")
+        }
+        var tree = JSONTreeBuilder()
+        emit(value, into: &tree)
+        // NaN is not equal to itself: such trees are compared as text.
+        if value == value {
+            #expect(tree.value == value)
+        } else {
+            #expect(tree.value.serialized() == value.serialized())
+        }
+    }
+
+    static let trickyStrings = [
+        "", "plain", "quote \" backslash \\ slash /", "newline \n return \r tab \t", "bell \u{7} esc \u{1B}[31m",
+        "nul \u{0} unit \u{1F} delete \u{7F}", "é ü 日本 🚀 and \u{1B}", "\"", "\\", "\u{7F}",
+        String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self),
+    ]
+
+    static let trickyNumbers: [Double] = [
+        0, -0.0, 0.1, 0.2, 0.3, 1.5, -2.25, 0.0005, -0.0005, -0.0004, 0.0004, 0.001, -0.001, 123.4567, 2.675,
+        1e20, -1e20, 1e15, 1e15 - 1, 999_999_999.9995, 1e9 + 0.001, 1e12 + 0.5, 9_007_199_254_740_992, 1e-7,
+        .leastNonzeroMagnitude,
+        .greatestFiniteMagnitude, .nan, .infinity, -.infinity, 86_400_000.123,
+    ]
+
+    @Test func scalarsMatchJSONValue() {
+        for text in Self.trickyStrings { Self.expectSameText(.string(text)) }
+        for number in [0, 1, -1, 9, 10, -10, 12_345, Int.min, Int.max, Int.min + 1] {
+            Self.expectSameText(.int(number))
+        }
+        for number in Self.trickyNumbers { Self.expectSameText(.double(number)) }
+        for value in [JSONValue.null, .bool(true), .bool(false)] { Self.expectSameText(value) }
+    }
+
+    @Test func nestingAndEmptyContainersMatchJSONValue() {
+        let leaves: [JSONValue] = [.int(-3), .double(0.1), .string("a\tb"), .null, .bool(true)]
+        Self.expectSameText(.array([]))
+        Self.expectSameText(.object([]))
+        Self.expectSameText(.array([.array([])]))
+        Self.expectSameText(.array([.object([]), .array([.array([]), .object([])])]))
+        Self.expectSameText(.object([("a", .object([])), ("b", .array([])), ("c", .array([.array([])]))]))
+        Self.expectSameText(
+            .object([
+                ("key \"quoted\"\n", .array(leaves)), ("", .object([("x", .array([.object([("y", .array([]))])]))])),
+                ("leaves", .object(leaves.enumerated().map { ("k\($0.offset)", $0.element) })),
+            ]))
+    }
+
+    /// The fast path for doubles (whole values and up to three decimals) against `JSONValue.number`, densely
+    /// around zero and at random across the magnitudes where it applies and beyond.
+    @Test func doublesMatchJSONValueNumber() {
+        var random = SplitMix64(seed: 7)
+        var values: [Double] = []
+        for k in -20_000...20_000 {
+            values += [Double(k) / 1000, Double(k) / 1000 + 0.0004, Double(k) / 1000 - 0.0005]
+        }
+        for _ in 0..<100_000 {
+            let magnitude = Double(random.next() % 16)
+            let value = Double(random.next() % 1_000_000_000) / 1e9 * Self.power(magnitude)
+            values += [value, -value, (value * 1000).rounded() / 1000]
+        }
+        for value in values {
+            var writer = JSONWriter(pretty: false)
+            writer.double(value)
+            let expected = JSONValue.number(value)
+            guard String(decoding: writer.bytes, as: UTF8.self) == expected else {
+                Issue.record("\(value): \(String(decoding: writer.bytes, as: UTF8.self)) != \(expected)")
+                return
+            }
+        }
+    }
+
+    static func power(_ exponent: Double) -> Double {
+        var result = 1.0
+        for _ in 0..<Int(exponent) { result *= 10 }
+        return result
+    }
+
+    /// Timestamps written by the writer against `Timestamp.iso8601`: every precision, zoned and zone-less, and dates
+    /// outside four-digit years (which take `iso8601` itself).
+    @Test func timestampsMatchISO8601() {
+        var random = SplitMix64(seed: 42)
+        var stamps: [Timestamp] = []
+        let offsets: [Int32?] = [nil, 0, 3600, -18_000, 19_800, -34_200, 50_400, -43_200, 1, -59, .max, -.max, 360_000]
+        for _ in 0..<20_000 {
+            // From about 1900 to 2100.
+            let micros = Int64(bitPattern: random.next() % 6_311_390_400_000_000) - 2_208_988_800_000_000
+            stamps.append(
+                Timestamp(
+                    wallMicros: micros, utcOffsetSeconds: offsets[Int(random.next() % UInt64(offsets.count))],
+                    fractionDigits: UInt8(random.next() % 10)))
+        }
+        for micros: Int64 in [
+            0, -1, 86_399_999_999, -62_167_219_200_000_000, -62_167_219_200_000_001, 253_402_300_800_000_000,
+            253_402_300_799_999_999,
+        ] {
+            for digits: UInt8 in [0, 3, 6, 9] {
+                stamps.append(Timestamp(wallMicros: micros, utcOffsetSeconds: -3600, fractionDigits: digits))
+            }
+        }
+        for stamp in stamps {
+            var writer = JSONWriter(pretty: false)
+            writer.timestamp(stamp)
+            let written = String(decoding: writer.bytes, as: UTF8.self)
+            guard written == "\"" + stamp.iso8601 + "\"" else {
+                Issue.record("\(stamp): \(written) != \(stamp.iso8601)")
+                return
+            }
+        }
+        var writer = JSONWriter(pretty: true)
+        writer.beginArray()
+        for stamp in stamps.prefix(50) { writer.timestamp(stamp) }
+        writer.endArray()
+        let value = JSONValue.array(stamps.prefix(50).map { .string($0.iso8601) })
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == value.serialized())
+    }
+
+    /// Whole reports, pretty and compact, chunked or not: the bytes are the serialisation of `value(_:)`, the
+    /// tree built from the same field lists.
+    @Test(arguments: TestSupport.sampleNames)
+    func reportsMatchTheirValueTree(_ name: String) throws {
+        let report = try TestSupport.analyzeSample(name)
+        let tree = JSONReporter.value(report)
+        for pretty in [true, false] {
+            let bytes = JSONReporter.bytes(report, pretty: pretty)
+            #expect(String(decoding: bytes, as: UTF8.self) == tree.serialized(pretty: pretty) + "\n")
+            var chunked: [UInt8] = []
+            JSONReporter.write(report, pretty: pretty, chunkSize: 1) { chunked += $0 }
+            #expect(chunked == bytes)
+        }
+    }
+}
