@@ -6,7 +6,7 @@
 #   QUICK=1 Scripts/benchmark.sh         # 1MB capture, 1 run: proves the pipeline works (CI), asserts no timing
 #
 # Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), BUILD_DIR (.build-release),
-# SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json").
+# SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core).
 # Captures are kept in bench-data/ (git-ignored) and reused; delete them to regenerate.
 # Needs bash, coreutils, GNU grep (-P) and /usr/bin/time (for peak RSS; skipped when missing).
 set -euo pipefail
@@ -22,7 +22,7 @@ SIZE=${SIZE:-200MB}
 RUNS=${RUNS:-5}
 SEED=${SEED:-1}
 BUILD_DIR=${BUILD_DIR:-.build-release}
-TOOL_ARGS=${TOOL_ARGS---format json}
+TOOL_ARGS=${TOOL_ARGS---format json --jobs 1}
 GREP_PATTERN='^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* .+?\[\d+:[0-9a-fx]+\] '
 
 if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then

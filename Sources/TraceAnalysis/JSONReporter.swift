@@ -14,15 +14,24 @@ public enum JSONReporter {
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes. The bytes are written directly
     /// (`JSONWriter`, no tree of values) and handed on after each process that fills a piece, so the text of a
     /// big report never exists whole.
+    /// Processes are written on up to `jobs` threads, each into its own bytes, appended in order.
     public static func write(
-        _ report: AnalysisReport, pretty: Bool = true, chunkSize: Int = 64 * 1024,
+        _ report: AnalysisReport, pretty: Bool = true, jobs: Int = 1, chunkSize: Int = 64 * 1024,
         to sink: ([UInt8]) throws -> Void
     ) rethrows {
         var json = JSONWriter(pretty: pretty, capacity: chunkSize + chunkSize / 4)
         try document(report, into: &json) { json in
-            guard json.bytes.count >= chunkSize else { return }
-            try sink(json.bytes)
-            json.bytes.removeAll(keepingCapacity: true)
+            let depth = json.currentDepth
+            try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
+                var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
+                process(&element, report.processes[index])
+                return element.bytes
+            } sink: { element in
+                json.appendElement(element)
+                guard json.bytes.count >= chunkSize else { return }
+                try sink(json.bytes)
+                json.bytes.removeAll(keepingCapacity: true)
+            }
         }
         json.bytes.append(UInt8(ascii: "\n"))
         try sink(json.bytes)
@@ -31,13 +40,15 @@ public enum JSONReporter {
     /// The report as a JSON value (tests compare it structurally), from the same field lists as the bytes.
     public static func value(_ report: AnalysisReport) -> JSONValue {
         var tree = JSONTreeBuilder()
-        document(report, into: &tree) { _ in }
+        document(report, into: &tree) { tree in
+            for item in report.processes { process(&tree, item) }
+        }
         return tree.value
     }
 
-    /// The whole document in contract order; `afterEachProcess` runs after each process is written.
+    /// The whole document in contract order; `processes` writes the elements of the processes array.
     private static func document<E: JSONEmitter>(
-        _ report: AnalysisReport, into json: inout E, afterEachProcess: (inout E) throws -> Void
+        _ report: AnalysisReport, into json: inout E, processes: (inout E) throws -> Void
     ) rethrows {
         json.beginObject()
         json.field("schemaVersion", AnalysisReport.schemaVersion)
@@ -51,10 +62,7 @@ public enum JSONReporter {
         json.field("inputs", array: report.inputs, input)
         json.key("processes")
         json.beginArray()
-        for index in report.processes.indices {
-            process(&json, report.processes[index])
-            try afterEachProcess(&json)
-        }
+        try processes(&json)
         json.endArray()
         json.key("aggregate")
         aggregate(&json, Aggregate(report))

@@ -98,6 +98,24 @@ struct JSONWriter: JSONEmitter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer for one element of an array open at `depth` (the first element or a later one), whose bytes a
+    /// writer in that state appends with ``appendElement(_:)``: elements can be written on other threads.
+    init(pretty: Bool, elementAt depth: Int, first: Bool) {
+        self.pretty = pretty
+        self.depth = depth
+        self.containerIsEmpty = first
+    }
+
+    /// Appends the bytes of the next element of the open array, written by a writer made with
+    /// ``init(pretty:elementAt:first:)``.
+    mutating func appendElement(_ element: [UInt8]) {
+        bytes.append(contentsOf: element)
+        containerIsEmpty = false
+    }
+
+    /// How deep the next value is.
+    var currentDepth: Int { depth }
+
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
     mutating func beginArray() { open(UInt8(ascii: "[")) }

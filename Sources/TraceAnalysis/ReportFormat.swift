@@ -26,13 +26,13 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     }
 
     /// Writes `report` in this format to `sink`, in pieces. `color` and `showEvents` shape the text report only;
-    /// the text report renders its processes on up to `jobs` threads.
+    /// the text and JSON reports render their processes on up to `jobs` threads.
     public func write(
         _ report: AnalysisReport, color: Bool = false, showEvents: Bool = false, jobs: Int = 1,
         to sink: ([UInt8]) throws -> Void
     ) rethrows {
         switch self {
-        case .json: try JSONReporter.write(report, to: sink)
+        case .json: try JSONReporter.write(report, jobs: jobs, to: sink)
         case .text: try TextReporter(color: color, showEvents: showEvents).write(report, jobs: jobs, to: sink)
         case .markdown: try sink(Array(MarkdownReporter.render(report).utf8))
         case .html: try sink(Array(HTMLReporter.render(report).utf8))
