@@ -37,8 +37,14 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// What the user (or the system) probably did; the log cannot always tell these apart.
-    public var causes: [String] {
+    /// What the user (or the system) probably did; the log cannot always tell these apart. One shared array per
+    /// scenario, so the episodes of a long capture do not each hold a copy.
+    public var causes: [String] { Self.causesByScenario[self] ?? [] }
+
+    private static let causesByScenario: [Scenario: [String]] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, $0.describedCauses) })
+
+    private var describedCauses: [String] {
         switch self {
         case .launch: return ["user tapped the icon (cold or warm: text logs cannot tell)"]
         case .backgroundLaunch: return ["background fetch", "location", "push", "Bluetooth restoration"]
