@@ -5,7 +5,8 @@
 /// Times are the spans of the log's own timestamps, in seconds, never the time of the analysis, so the same
 /// input always gives the same bytes. See `Documentation/CIReports.md` for the mapping.
 public enum JUnitReporter {
-    public static func render(_ report: AnalysisReport) -> String {
+    /// The JUnit document; its suites are written on up to `jobs` threads.
+    public static func render(_ report: AnalysisReport, jobs: Int = 1) -> String {
         var byProcess: [Int: [CIFinding]] = [:]
         for finding in CIFinding.all(in: report) { byProcess[finding.processIndex, default: []].append(finding) }
         let byInput = report.processIndicesByInput
@@ -51,7 +52,7 @@ public enum JUnitReporter {
             suite.timeMs = inputSpanMs(indices.map { report.processes[$0] })
             suites.append(suite)
         }
-        return document(suites)
+        return document(suites, jobs: jobs)
     }
 
     // MARK: Model
@@ -171,7 +172,7 @@ public enum JUnitReporter {
 
     // MARK: Writing
 
-    private static func document(_ suites: [Suite]) -> String {
+    private static func document(_ suites: [Suite], jobs: Int) -> String {
         let tests = suites.reduce(0) { $0 + $1.cases.count }
         let failures = suites.reduce(0) { $0 + $1.cases.count(where: \.failed) }
         let errors = suites.reduce(0) { $0 + $1.cases.count(where: \.errored) }
@@ -179,7 +180,7 @@ public enum JUnitReporter {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
             "<testsuites\(attributes([("name", "trace-analyze"), ("tests", "\(tests)"), ("failures", "\(failures)"), ("errors", "\(errors)"), ("time", seconds(time))]))>\n"
-        for suite in suites { out += write(suite) }
+        OrderedParallel.forEach(count: suites.count, jobs: jobs, { write(suites[$0]) }, sink: { out += $0 })
         out += "</testsuites>\n"
         return out
     }

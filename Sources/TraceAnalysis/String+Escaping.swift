@@ -2,15 +2,27 @@ extension String {
     /// The string with each scalar `replacement` returns a text for replaced by it, the others kept: the loop every
     /// output language's escaper (HTML, XML, Markdown, workflow commands, the terminal) shares.
     func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        // Runs of scalars kept as they are are copied whole (as scalars: a run may begin inside a character, as the
+        // "\n" of "\r\n" does); a string with nothing to replace is returned as is.
         var out = ""
-        out.reserveCapacity(utf8.count + 16)
-        for scalar in unicodeScalars {
-            if let text = replacement(scalar) {
+        var changed = false
+        var runStart = startIndex
+        var index = startIndex
+        while index != endIndex {
+            let next = unicodeScalars.index(after: index)
+            if let text = replacement(unicodeScalars[index]) {
+                if !changed {
+                    changed = true
+                    out.reserveCapacity(utf8.count + 16)
+                }
+                out.unicodeScalars.append(contentsOf: unicodeScalars[runStart..<index])
                 out += text
-            } else {
-                out.unicodeScalars.append(scalar)
+                runStart = next
             }
+            index = next
         }
+        guard changed else { return self }
+        out.unicodeScalars.append(contentsOf: unicodeScalars[runStart..<endIndex])
         return out
     }
 

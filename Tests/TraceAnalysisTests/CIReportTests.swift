@@ -153,6 +153,10 @@ struct CIReportTests {
         #expect("a<b>&\"c\"\n\t\r".xmlEscapedAttribute == "a&lt;b&gt;&amp;&quot;c&quot;&#10;&#9;&#13;")
         #expect("bell\u{7} esc\u{1B} nul\u{0} \u{FFFF}".xmlEscapedText == #"bell\u{7} esc\u{1b} nul\u{0} \u{ffff}"#)
         #expect("]]>".xmlEscapedText == "]]&gt;")
+        // A replacement inside one character (CR LF is one) keeps the rest of it once; combining marks stay.
+        #expect("a\r\nb".xmlEscapedText == "a&#13;\nb")
+        #expect("e\u{301}<\u{301}x".xmlEscapedText == "e\u{301}&lt;\u{301}x")
+        #expect("plain text".xmlEscapedText == "plain text")
     }
 
     @Test func junitTimesComeFromTheLog() throws {
