@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A batch like a night of device logs: COUNT generated captures (every fourth gzip-compressed) in nested folders,
 # analysed in one run. Prints wall time, CPU time (user + system), CPU use (CPU time / wall time: 2.0 means both
-# cores busy) and peak RSS, for --jobs 1 and for the default (one job per core).
+# cores busy) and peak RSS, for --jobs 1 and for the default (one job per core), each the run with the median wall
+# time of RUNS, then the speed-up (median wall time of --jobs 1 / median wall time of the default).
 #
 #   Scripts/batch-benchmark.sh              # 1000 captures of about 200 KB
 #   COUNT=100 SIZE=50KB Scripts/batch-benchmark.sh
 #
-# Environment: COUNT (1000), SIZE (200KB per capture), BUILD_DIR (.build-release), SKIP_BUILD=1,
+# Environment: COUNT (1000), SIZE (200KB per capture), RUNS (5), BUILD_DIR (.build-release), SKIP_BUILD=1,
 # FORMATS (extra reports, default "--report markdown=/dev/null --report junit=/dev/null").
 # Captures are kept in bench-data/batch-COUNT-SIZE/ (git-ignored) and reused.
 set -euo pipefail
@@ -15,6 +16,7 @@ export LC_ALL=C
 
 COUNT=${COUNT:-1000}
 SIZE=${SIZE:-200KB}
+RUNS=${RUNS:-5}
 BUILD_DIR=${BUILD_DIR:-.build-release}
 FORMATS=${FORMATS:---report markdown=/dev/null --report junit=/dev/null}
 
@@ -41,19 +43,33 @@ if [[ ! -f $DIR/.complete ]]; then
 fi
 echo "==> $(find "$DIR" -type f -name 'capture-*' | wc -l) captures, $(du -sh --apparent-size "$DIR" | cut -f1) on disk" >&2
 
-run() {
-    local label=$1
-    shift
+# One run: prints "wall user sys rss_kb".
+once() {
     local stats
     stats=$(mktemp)
     # Exit code 1 (findings) is expected: the generated captures hold violations on purpose.
     /usr/bin/time -o "$stats" -f '%e %U %S %M' "$BIN/trace-analyze" "$@" --no-progress $FORMATS "$DIR" \
         > /dev/null 2> /dev/null || true
-    read -r wall user sys rss < <(tail -1 "$stats")
+    tail -1 "$stats"
     rm -f "$stats"
+}
+
+# RUNS runs; prints the label and the run with the median wall time, and leaves that time in $median.
+run() {
+    local label=$1
+    shift
+    local runs=() i
+    for ((i = 0; i < RUNS; i++)); do runs+=("$(once "$@")"); done
+    local middle
+    middle=$(printf '%s\n' "${runs[@]}" | sort -n -k1,1 | sed -n "$(((RUNS + 1) / 2))p")
+    read -r wall user sys rss <<< "$middle"
+    median=$wall
     awk -v l="$label" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" 'BEGIN {
         printf "%-14s wall %6.2f s   cpu %6.2f s (user %.2f + sys %.2f)   cpu/wall %.2f   peak RSS %.1f MB\n",
             l, w, u + s, u, s, (u + s) / w, r / 1024 }'
 }
+echo "==> median of $RUNS run(s) each, warm page cache, $(nproc) CPUs" >&2
 run "--jobs 1" --jobs 1
+serial=$median
 run "default jobs"
+awk -v a="$serial" -v b="$median" 'BEGIN { printf "speed-up (median --jobs 1 / median default): %.2fx\n", a / b }'
