@@ -4,27 +4,50 @@ import CPCRE2
 ///
 /// A matcher is cheap to keep and not thread-safe: give each thread its own. After a successful
 /// ``matches(_:from:)`` the capture ranges are byte offsets into the buffer that was matched.
+///
+/// Every match runs under PCRE2's match, depth and heap limits, so a pattern that backtracks catastrophically
+/// (`(a+)+$` on a long run of `a`) gives up on a line instead of hanging. A matcher given a ``MatchFailureLog``
+/// records each give-up there under its `owner`, and after ``Limits/failures`` of them stops trying its pattern at
+/// all (every later call is "no match"), so a bad pattern costs a bounded time per input.
 public final class Matcher {
     /// The pattern this matcher runs.
     public let regex: Regex
+    /// Who defined the pattern (`format team-logger`), for failure messages.
+    public let owner: String
     private let matchData: OpaquePointer
     private let matchContext: OpaquePointer?
     private let ovector: UnsafeMutablePointer<Int>
     private let unset: Int
+    private let failureLog: MatchFailureLog?
+    private let failureBudget: Int
+    private var failures = 0
+    /// The pattern gave up ``Limits/failures`` times and is no longer tried.
+    public private(set) var isRetired = false
 
-    /// Limits that stop a pathological pattern from running away (PCRE2's match and depth limits).
+    /// Limits that stop a pathological pattern from running away.
     public struct Limits: Sendable {
+        /// PCRE2's match limit: backtracking steps per match (the JIT honours it too).
         public var match: UInt32
+        /// PCRE2's depth limit: nested backtracking depth per match (the interpreter only).
         public var depth: UInt32
-        public init(match: UInt32 = 1_000_000, depth: UInt32 = 10_000) {
+        /// PCRE2's heap limit for backtracking memory, in KiB (the interpreter only).
+        public var heapKiB: UInt32
+        /// Give-ups after which a matcher with a failure log stops trying its pattern.
+        public var failures: Int
+        public init(match: UInt32 = 1_000_000, depth: UInt32 = 10_000, heapKiB: UInt32 = 20_000, failures: Int = 100) {
             self.match = match
             self.depth = depth
+            self.heapKiB = heapKiB
+            self.failures = failures
         }
     }
 
     /// Creates a matcher for `regex` with match data sized for its groups.
-    public init(_ regex: Regex, limits: Limits = Limits()) {
+    public init(_ regex: Regex, owner: String = "", limits: Limits = Limits(), failureLog: MatchFailureLog? = nil) {
         self.regex = regex
+        self.owner = owner
+        self.failureLog = failureLog
+        self.failureBudget = max(1, limits.failures)
         // pcre2_match_data_create_from_pattern only fails when out of memory.
         guard let data = pcre2_match_data_create_from_pattern_8(regex.code, nil) else {
             fatalError("PCRE2: out of memory creating match data")
@@ -36,6 +59,7 @@ public final class Matcher {
         if let context {
             pcre2_set_match_limit_8(context, limits.match)
             pcre2_set_depth_limit_8(context, limits.depth)
+            pcre2_set_heap_limit_8(context, limits.heapKiB)
         }
         self.matchContext = context
     }
@@ -47,9 +71,11 @@ public final class Matcher {
 
     /// Runs the pattern over `bytes` starting at byte `start`.
     ///
-    /// Returns `true` on a match, `false` when there is none; throws when PCRE2 gives up (a limit hit).
+    /// Returns `true` on a match, `false` when there is none (or the pattern is retired); throws when PCRE2 gives
+    /// up (a limit hit), after recording it in the failure log.
     @inline(__always)
     public func matches(_ bytes: UnsafeRawBufferPointer, from start: Int = 0) throws(RegexError) -> Bool {
+        if isRetired { return false }
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         // PCRE2 wants a non-null subject even when it is empty.
         let rc: Int32
@@ -61,7 +87,18 @@ public final class Matcher {
         }
         if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH || rc == PCRE2_ERROR_PARTIAL { return false }
-        throw RegexError.match(pattern: regex.pattern, code: rc, message: Regex.errorMessage(rc))
+        throw gaveUp(rc)
+    }
+
+    private func gaveUp(_ code: Int32) -> RegexError {
+        let error = RegexError.match(pattern: regex.pattern, code: code, message: Regex.errorMessage(code))
+        if let failureLog {
+            failures += 1
+            isRetired = failures >= failureBudget
+            failureLog.record(
+                owner: owner, pattern: regex.pattern, message: Regex.errorMessage(code), retired: isRetired)
+        }
+        return error
     }
 
     /// Convenience for tests and cold paths: matches a Swift string's UTF-8.

@@ -33,6 +33,10 @@ public struct AnalysisOptions: Sendable, Equatable {
     /// modification time (or now, for standard input).
     public var referenceTime: Int64?
 
+    /// Where user-defined formats, prefixes and vocabulary entries were written (`trace-analyze.yml:12`), by id,
+    /// so a pattern that gives up on a line can be traced to its definition.
+    public var patternOrigins: [String: String] = [:]
+
     public init() {}
 
     /// The launch budget that applies to `process`.

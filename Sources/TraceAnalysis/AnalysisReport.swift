@@ -1,3 +1,5 @@
+import NativeKit
+
 /// Everything an analysis found: the value every reporter renders. See `Documentation/JSON.md`.
 public struct AnalysisReport: Sendable {
     /// The JSON contract's version; bumped only on incompatible changes.
@@ -30,6 +32,12 @@ public struct AnalysisReport: Sendable {
     public var launchesOverBudget: [ProcessReport] { processes.filter { $0.launch?.overBudget == true } }
     /// Inputs that could not be read.
     public var failedInputs: [InputSummary] { inputs.filter { $0.error != nil } }
+    /// What the failed inputs were: `unreadable`, `incomplete`, or both.
+    public var failedInputsLabel: String {
+        let labels = Set(failedInputs.compactMap { $0.error?.inputLabel })
+        if labels.count == 1, let label = labels.first { return label }
+        return "unreadable or incomplete"
+    }
     /// Lifecycle events over all inputs.
     public var lifecycleEventCount: Int { inputs.reduce(0) { $0 + $1.lifecycleEvents } }
 
@@ -114,7 +122,10 @@ public struct InputSummary: Sendable {
     public var formatCounts: [String: Int] = [:]
     /// The first few unparsed lines, so a reader can look at them.
     public var unparsedSamples: [Int] = []
-    /// Why the input could not be read, if it could not.
+    /// Patterns that gave up on some lines (a PCRE2 match, depth or heap limit hit): those lines were read as
+    /// if the pattern did not match, so the analysis may miss records or events there.
+    public var patternFailures: [MatchFailureLog.Failure] = []
+    /// Why the input could not be read (or not wholly trusted), if so.
     public var error: TraceAnalyzeError?
 
     public init(name: String) { self.name = name }

@@ -1,4 +1,5 @@
 import Dispatch
+import NativeKit
 
 #if canImport(Glibc)
     import Glibc
@@ -138,6 +139,9 @@ struct InputAnalysis {
     /// The decoded message of an encoded (ndjson) record, reused.
     private var decoded: [UInt8] = []
     private let recognizer: EventRecognizer
+    /// Where the formats' and vocabulary's patterns gave up (a PCRE2 limit hit), by line.
+    private let failureLog = MatchFailureLog()
+    private let patternOrigins: [String: String]
     private let dateSource: InferredDate.Source
     private var summary: InputSummary
     private var recordsPerFormat: [Int]
@@ -196,8 +200,10 @@ struct InputAnalysis {
         self.options = analyzer.options
         let (dates, source) = analyzer.dateInference(modified: modified)
         self.dateSource = source
-        self.parser = RecordParser(catalog: analyzer.catalog, dates: dates, zone: analyzer.options.zone)
-        self.recognizer = EventRecognizer(compiled: analyzer.vocabulary)
+        self.parser = RecordParser(
+            catalog: analyzer.catalog, dates: dates, zone: analyzer.options.zone, failureLog: failureLog)
+        self.recognizer = EventRecognizer(compiled: analyzer.vocabulary, failureLog: failureLog)
+        self.patternOrigins = analyzer.options.patternOrigins
         self.summary = InputSummary(name: name)
         self.recordsPerFormat = Array(repeating: 0, count: analyzer.catalog.formats.count)
         self.detectionCounts = recordsPerFormat
@@ -232,6 +238,7 @@ struct InputAnalysis {
     private mutating func consume(_ line: UnsafeRawBufferPointer) {
         summary.lines += 1
         let number = summary.lines
+        failureLog.line = number
         guard mode == .sniffing else {
             classify(line, number)
             return
@@ -251,7 +258,10 @@ struct InputAnalysis {
         mode = decided
         let lines = held
         held = []
-        for (bytes, number) in lines { bytes.withUnsafeBytes { classify($0, number) } }
+        for (bytes, number) in lines {
+            failureLog.line = number
+            bytes.withUnsafeBytes { classify($0, number) }
+        }
     }
 
     /// Accounts for one line: a record of a format, a continuation, blank, furniture, a repeat, a bare record, or
@@ -519,6 +529,16 @@ struct InputAnalysis {
             summary.format = catalog.formats[best].format.id
         }
         if parser.assumedZone { summary.assumedZone = options.zone.description }
+        summary.patternFailures = failureLog.failures.map { failure in
+            var failure = failure
+            let ids = failure.owner.split(separator: " ", maxSplits: 1).dropFirst().first?.components(separatedBy: ", ")
+            let origins = (ids ?? []).compactMap { patternOrigins[$0] }
+            if !origins.isEmpty { failure.owner += " (\(origins.joined(separator: ", ")))" }
+            return failure
+        }
+        if summary.error == nil, let first = summary.patternFailures.first {
+            summary.error = .patternGaveUp(path: name, failure: first, others: summary.patternFailures.count - 1)
+        }
         let dates = parser.dates
         if dates.firstYear != nil || dates.firstDay != nil {
             summary.inferredDate = InferredDate(

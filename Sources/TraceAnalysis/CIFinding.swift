@@ -161,7 +161,7 @@ extension AnalysisReport {
         case .inputProblem:
             if failedInputs.isEmpty { return "input problem: no lifecycle events found" }
             let count = failedInputs.count
-            return "input problem: \(count) input\(count == 1 ? "" : "s") unreadable"
+            return "input problem: \(count) input\(count == 1 ? "" : "s") \(failedInputsLabel)"
         }
     }
 

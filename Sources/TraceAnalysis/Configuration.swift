@@ -26,6 +26,24 @@ public struct Configuration: Sendable {
 
     public init() {}
 
+    /// Where each of the file's formats, prefixes and vocabulary entries was written (`trace-analyze.yml:12`), by
+    /// id: a pattern that gives up on a line is traced back to it.
+    public var patternOrigins: [String: String] {
+        guard let file else { return [:] }
+        var origins: [String: String] = [:]
+        func note(_ ids: [String], _ key: String) {
+            for (index, id) in ids.enumerated() {
+                if let line = lines["\(key)[\(index)].pattern"] ?? lines["\(key)[\(index)]"] {
+                    origins[id] = "\(file):\(line)"
+                }
+            }
+        }
+        note(formats.map(\.id), "formats")
+        note(prefixes.map(\.id), "prefixes")
+        note(vocabulary.map(\.id), "vocabulary")
+        return origins
+    }
+
     /// The formats in force: the user's first, then the built-in ones.
     public var allFormats: [LogFormat] { formats + LogFormat.builtin }
     /// The prefixes in force: the built-in ones, then the user's.

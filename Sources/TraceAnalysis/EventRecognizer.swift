@@ -21,8 +21,11 @@ public final class EventRecognizer {
         let keywords: KeywordScanner
         /// Per keyword: the entries that declare it, in vocabulary order.
         let groups: [Regex]
+        /// Per keyword: the indices of the entries in its group.
+        let groupMembers: [[Int]]
         /// The entries that declare no keyword (tried on every message); nil when every entry declares some.
         let unfiltered: Regex?
+        let unfilteredMembers: [Int]
         let events: [LifecycleEvent]
         /// Per entry: whether it is a Mac-only spelling.
         let appKit: [Bool]
@@ -74,7 +77,9 @@ public final class EventRecognizer {
             self.groups = try members.map { indices throws(TraceAnalyzeError) in
                 try Self.alternation(indices, of: vocabulary)
             }
+            self.groupMembers = members
             self.unfiltered = unfiltered.isEmpty ? nil : try Self.alternation(unfiltered, of: vocabulary)
+            self.unfilteredMembers = unfiltered
             self.keywords = KeywordScanner(keywords)
             self.events = vocabulary.entries.map(\.event)
             self.details = details
@@ -115,6 +120,11 @@ public final class EventRecognizer {
 
     }
 
+    /// The owner named when a group's pattern gives up: its entries (`vocabulary a, b`).
+    private static func owner(_ members: [Int], _ entries: [VocabularyEntry]) -> String {
+        "vocabulary " + members.map { entries[$0].id }.joined(separator: ", ")
+    }
+
     public let vocabulary: Vocabulary
     private let keywords: KeywordScanner
     private let groups: [Matcher]
@@ -137,14 +147,23 @@ public final class EventRecognizer {
         }
     }()
 
-    /// A recogniser over patterns compiled once (cheap: it only allocates match data).
-    public init(compiled: Compiled) {
+    /// A recogniser over patterns compiled once (cheap: it only allocates match data). `failureLog` records the
+    /// messages a pattern gave up on (a PCRE2 limit hit).
+    public init(compiled: Compiled, failureLog: MatchFailureLog? = nil) {
         self.vocabulary = compiled.vocabulary
         self.keywords = compiled.keywords
-        self.groups = compiled.groups.map { Matcher($0) }
-        self.unfiltered = compiled.unfiltered.map { Matcher($0) }
+        let entries = compiled.vocabulary.entries
+        self.groups = zip(compiled.groups, compiled.groupMembers).map { regex, members in
+            Matcher(regex, owner: Self.owner(members, entries), failureLog: failureLog)
+        }
+        self.unfiltered = compiled.unfiltered.map {
+            Matcher($0, owner: Self.owner(compiled.unfilteredMembers, entries), failureLog: failureLog)
+        }
         self.events = compiled.events
-        self.details = compiled.details.mapValues { Matcher($0) }
+        self.details = Dictionary(
+            uniqueKeysWithValues: compiled.details.map { index, regex in
+                (index, Matcher(regex, owner: "vocabulary \(entries[index].id)", failureLog: failureLog))
+            })
         self.sceneIdentity = Matcher(Self.sceneIdentityRegex)
         self.appKit = compiled.appKit
     }

@@ -19,7 +19,9 @@ public enum JUnitReporter {
                 suite.cases.append(
                     Case(
                         name: "read \(input.name)", classname: suite.classname, timeMs: 0,
-                        outcome: [.error(type: "unreadable-input", message: String(describing: error), text: "")]))
+                        outcome: [
+                            .error(type: "\(error.inputLabel)-input", message: String(describing: error), text: "")
+                        ]))
                 suites.append(suite)
                 continue
             }

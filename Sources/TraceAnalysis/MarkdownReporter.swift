@@ -144,7 +144,7 @@ public enum MarkdownReporter {
         for input in aggregate.inputs {
             let status: String
             if let error = input.error {
-                status = "⚠️ unreadable: " + String(describing: error).markdownEscaped
+                status = "⚠️ \(error.inputLabel): " + String(describing: error).markdownEscaped
             } else if input.lifecycleEvents == 0 {
                 status = "⚠️ no lifecycle events"
             } else if let count = failing[input.name] {

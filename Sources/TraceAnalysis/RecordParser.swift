@@ -87,12 +87,23 @@ public struct RecordParser {
     /// How many prefixes may be stacked on one line (`12:> ␣␣2013-…` is three).
     static let maxPrefixDepth = 4
 
-    public init(catalog: FormatCatalog, dates: DateInference, zone: ZoneSetting?) {
+    /// `failureLog` records the lines a format's pattern gave up on (a PCRE2 limit hit).
+    public init(
+        catalog: FormatCatalog, dates: DateInference, zone: ZoneSetting?, failureLog: MatchFailureLog? = nil
+    ) {
         self.catalog = catalog
-        self.matchers = catalog.formats.map { Matcher($0.regex) }
-        self.prefixMatchers = catalog.prefixes.map { Matcher($0.regex) }
-        self.furnitureMatcher = catalog.furniture.map { Matcher($0) }
-        self.repeatMatchers = catalog.repeats.map { Matcher($0.regex) }
+        self.matchers = catalog.formats.map {
+            Matcher($0.regex, owner: "format \($0.format.id)", failureLog: failureLog)
+        }
+        self.prefixMatchers = catalog.prefixes.map {
+            Matcher($0.regex, owner: "prefix \($0.prefix.id)", failureLog: failureLog)
+        }
+        self.furnitureMatcher = catalog.furniture.map {
+            Matcher($0, owner: "the formats' furniture patterns", failureLog: failureLog)
+        }
+        self.repeatMatchers = catalog.repeats.map {
+            Matcher($0.regex, owner: "a format's repeat pattern", failureLog: failureLog)
+        }
         self.jsonMessages = catalog.formats.map { $0.format.encoding == .json }
         self.groups = catalog.formats.map(Groups.init)
         self.recordFormats = catalog.recordFormats

@@ -93,7 +93,7 @@ public struct TextReporter: Sendable {
     private func inputHeader(_ input: InputSummary) -> String {
         let name = bold(Sanitizer.terminal(input.name))
         if let error = input.error {
-            return "\(name) — \(paint(.red, "unreadable")): \(Sanitizer.terminal(String(describing: error)))\n"
+            return "\(name) — \(paint(.red, error.inputLabel)): \(Sanitizer.terminal(String(describing: error)))\n"
         }
         let parts = input.readingParts
         let format = input.format ?? "no known format"
@@ -227,7 +227,7 @@ public struct TextReporter: Sendable {
         case .inputProblem:
             let reason =
                 report.failedInputs.isEmpty
-                ? "no lifecycle events found" : "\(report.failedInputs.count) input(s) unreadable"
+                ? "no lifecycle events found" : "\(report.failedInputs.count) input(s) \(report.failedInputsLabel)"
             out += "  result: " + paint(.yellow, "input problem: \(reason)") + " (exit 2)\n"
         case .usage: break
         }

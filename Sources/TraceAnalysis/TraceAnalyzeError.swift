@@ -32,11 +32,31 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidBaseline(file: String, problem: String)
     /// An option's value could not be read.
     case invalidOption(option: String, value: String, expected: String)
+    /// A format or vocabulary pattern gave up on lines of an input (a PCRE2 match, depth or heap limit hit): it
+    /// backtracks catastrophically. `others` more patterns did too.
+    case patternGaveUp(path: String, failure: MatchFailureLog.Failure, others: Int)
+
+    /// How a report labels an input that has this error: `incomplete` when a pattern gave up on some of its
+    /// lines (the rest is analysed), `unreadable` otherwise.
+    public var inputLabel: String {
+        if case .patternGaveUp = self { return "incomplete" }
+        return "unreadable"
+    }
 
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
             return "\(path): cannot open: \(reason)"
+        case .patternGaveUp(let path, let failure, let others):
+            let retired =
+                failure.retiredAfterLine.map { "; after line \($0) it was no longer tried (results may be incomplete)" }
+                ?? ""
+            let more = others > 0 ? " (and \(others) more pattern\(others == 1 ? "" : "s"))" : ""
+            return
+                "\(path):\(failure.firstLine): \(failure.owner) gave up on this line (PCRE2: \(failure.message)) and on "
+                + "\(failure.lines) line\(failure.lines == 1 ? "" : "s") in all\(retired)\(more). The pattern backtracks "
+                + "catastrophically: make nested quantifiers possessive (a++) or atomic ((?>…)), anchor it. "
+                + "Pattern: \(failure.pattern)"
         case .readFailed(let path, let reason):
             return "\(path): read failed: \(reason)"
         case .isDirectory(let path):

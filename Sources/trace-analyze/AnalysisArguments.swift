@@ -111,6 +111,7 @@ struct AnalysisArguments: ParsableArguments {
     func options(_ config: Configuration) throws -> AnalysisOptions {
         var options = AnalysisOptions()
         config.settings.apply(to: &options)
+        options.patternOrigins = config.patternOrigins
         try perApp("--launch-budget", launchBudget, &options.launchBudgetMs, &options.appLaunchBudgetsMs)
         try perApp("--resume-budget", resumeBudget, &options.resumeBudgetMs, &options.appResumeBudgetsMs)
         try perApp("--watchdog", watchdog, &options.watchdogMs, &options.appWatchdogMs)

@@ -72,4 +72,39 @@ struct RegexTests {
         let subject = String(repeating: "a", count: 40) + "!"
         #expect(throws: RegexError.self) { try matcher.matches(subject) }
     }
+
+    @Test func giveUpsAreLoggedByLineAndThePatternRetires() throws {
+        let log = MatchFailureLog()
+        let matcher = Matcher(
+            try Regex("(a+)+$"), owner: "format greedy", limits: .init(match: 10_000, failures: 3), failureLog: log)
+        let runaway = String(repeating: "a", count: 40) + "!"
+        for line in 1...5 {
+            log.line = line * 10
+            if line <= 3 {
+                #expect(throws: RegexError.self) { try matcher.matches(runaway) }
+            } else {
+                // Retired after three give-ups: "no match" at once, even where the pattern would match.
+                #expect(try matcher.matches("aaa") == false)
+            }
+        }
+        #expect(matcher.isRetired)
+        #expect(log.failures.count == 1)
+        let failure = try #require(log.failures.first)
+        #expect(failure.owner == "format greedy")
+        #expect(failure.pattern == "(a+)+$")
+        #expect(failure.lines == 3)
+        #expect(failure.firstLine == 10)
+        #expect(failure.retiredAfterLine == 30)
+        #expect(failure.message.contains("limit"))
+    }
+
+    @Test func twoGiveUpsOnOneLineCountTheLineOnce() throws {
+        let log = MatchFailureLog()
+        let matcher = Matcher(try Regex("(a+)+$"), limits: .init(match: 10_000), failureLog: log)
+        log.line = 7
+        let runaway = String(repeating: "a", count: 40) + "!"
+        for _ in 0..<2 { #expect(throws: RegexError.self) { try matcher.matches(runaway) } }
+        #expect(log.failures.map(\.lines) == [1])
+        #expect(!matcher.isRetired)
+    }
 }
