@@ -134,6 +134,57 @@ struct LiveAnalysisTests {
         }
     }
 
+    // MARK: Every format `log stream` and idevicesyslog write
+
+    /// A session as each streamable format writes it, headers included: (line at second s, message) → line.
+    static let streamed: [String: (header: [String], record: @Sendable (Int, String) -> String)] = [
+        "log-default": (
+            [
+                #"Filtering the log data using "process == "MyApp"""#,
+                "Timestamp                       Thread     Type        Activity             PID    TTL  ",
+            ],
+            {
+                "2024-06-01 12:00:0\($0).000000+0200 0x3058     Default     0x0                  4242   0    MyApp: (MyApp) [com.example:app] \($1)"
+            }
+        ),
+        "log-compact": (
+            ["Timestamp               Ty Process[PID:TID]"],
+            { "2024-06-01 12:00:0\($0).000 Df MyApp[4242:1d2e] [com.example:app] \($1)" }
+        ),
+        "log-syslog": (
+            ["Timestamp                       (process)[PID]    "],
+            { "2024-06-01 12:00:0\($0).000000+0200  localhost MyApp[4242]: (MyApp) \($1)" }
+        ),
+        "log-ndjson": (
+            [],
+            {
+                #"{"timestamp":"2024-06-01 12:00:0\#($0).000000+0200","processImagePath":"\/Applications\/MyApp.app\/MyApp","processID":4242,"threadID":7,"eventMessage":"\#($1)","subsystem":"","category":"","messageType":"Default","machTimestamp":\#(1000 + $0)}"#
+            }
+        ),
+        "device-syslog": (
+            ["[connected]"],
+            { "Jun  1 12:00:0\($0) iPhone MyApp(UIKitCore)[4242] <Notice>: \($1)" }
+        ),
+    ]
+
+    @Test(arguments: ["log-default", "log-compact", "log-syslog", "log-ndjson", "device-syslog"])
+    func everyStreamableFormatIsToldLive(_ format: String) throws {
+        let shape = try #require(Self.streamed[format])
+        let session = [
+            (0, "application(_:didFinishLaunchingWithOptions:)"), (1, "applicationDidBecomeActive(_:)"),
+            (5, "applicationWillResignActive(_:)"), (5, "applicationDidEnterBackground(_:)"), (7, "a message"),
+        ]
+        let lines = shape.header + session.map { shape.record($0.0, $0.1) }
+        let text = lines.joined(separator: "\n") + "\n"
+        let analyzer = try TestSupport.analyzer { $0.year = 2024 }
+        let (findings, report) = try Self.live(text, name: format, analyzer: analyzer) { live, _ in live.caughtUp() }
+        #expect(report.inputs.first?.format == format)
+        let didBecomeActive = shape.header.count + 1
+        #expect(findings.map(\.afterLine) == [didBecomeActive, didBecomeActive, didBecomeActive + 2])
+        #expect(findings.allSatisfy { $0.finding.trigger == .line && $0.finding.pid == 4242 })
+        #expect(JSONReporter.render(report) == JSONReporter.render(analyzer.analyze(text: text, name: format)))
+    }
+
     // MARK: When each finding is decided
 
     @Test func anEpisodeIsToldOnTheLineThatDecidesIt() throws {
