@@ -357,7 +357,7 @@ struct InputAnalysis {
         {
             bracketDepth = max(0, Self.bracketBalance(message))
         }
-        if let tracking { tracking.record(at: time) }
+        if let tracking { tracking.record(at: time, of: timeline) }
         if timeline.noteRecord(line: number, time: time) { summary.clockAnomalies += 1 }
         lastTimeline = timeline
         lastTime = time

@@ -13,7 +13,7 @@ import NativeKit
 /// A finding is handed out once. Decisions that wait on time (an interruption that might still become
 /// left-via-alert, a memory warning that a later one might extend, a launch not active yet) are taken when the
 /// log's own clock — the latest timestamp of any line — passes their threshold, or after an idle pause, when the
-/// clock is taken to have run on like the wall clock. A finding that a later line changes or withdraws is
+/// clock is taken to have run on like the wall clock (see ``LiveTracking`` for processes on another clock). A finding that a later line changes or withdraws is
 /// corrected explicitly (``LiveFinding/Kind/correction(previous:current:)``), never silently. The analysis itself
 /// is the batch's: ``finish()`` returns the report a batch run over the same bytes gives.
 public final class LiveAnalysis {
@@ -26,13 +26,8 @@ public final class LiveAnalysis {
     private let sink: (LiveFinding) -> Void
     /// What each incarnation has been told so far, by finding.
     private var told: [ProcessKey: [FindingKey: LiveFinding.Subject]] = [:]
-    /// Incarnations whose view changes when the clock passes a time, with that time.
+    /// Incarnations whose view changes when their clock passes a time, with that time.
     private var waiting: [ProcessKey: (timeline: ProcessTimeline, deadline: Int64)] = [:]
-    private var nextDeadline: Int64?
-    /// The latest timestamp read (µs since the epoch), and the clock decisions use: the same, or further on after
-    /// an idle pause.
-    private var readClock: Int64?
-    private var clock: Int64?
     private var sniffed = false
     private var rejected = false
     private var report: AnalysisReport?
@@ -105,10 +100,7 @@ public final class LiveAnalysis {
         guard report == nil else { return }
         input.releaseHeldRecords()
         input.decideFormatOnPause()
-        if let readClock {
-            let estimate = readClock + Int64(max(0, elapsed) * 1000)
-            clock = max(clock ?? estimate, estimate)
-        }
+        tracking.idle(elapsedMs: elapsed)
         settle(.idle)
     }
 
@@ -157,21 +149,21 @@ public final class LiveAnalysis {
     /// Looks at what the last step may have decided: the incarnations it changed, and those waiting on a clock
     /// it passed.
     private func settle(_ trigger: LiveFinding.Trigger) {
-        if let latest = tracking.latest, latest > (readClock ?? .min) {
-            readClock = latest
-            clock = max(clock ?? latest, latest)
-        }
         let changed = tracking.takeChanged()
         for timeline in changed { review(timeline, trigger) }
-        guard let clock, let next = nextDeadline, clock > next else { return }
+        guard !waiting.isEmpty else { return }
+        // A few at most: incarnations with an interruption, a memory warning or a launch still open.
         let due = waiting.values.filter { entry in
-            entry.deadline < clock && !changed.contains { $0 === entry.timeline }
+            guard let clock = tracking.clock(of: entry.timeline) else { return false }
+            return clock > entry.deadline && !changed.contains { $0 === entry.timeline }
         }.sorted { $0.timeline.firstLine < $1.timeline.firstLine }
         for entry in due { review(entry.timeline, trigger == .line ? .logClock : trigger) }
     }
 
     private func review(_ timeline: ProcessTimeline, _ trigger: LiveFinding.Trigger) {
         let key = ProcessKey(name: timeline.name, pid: timeline.pid)
+        let clock = tracking.clock(of: timeline)
+        timeline.liveClockSeen = clock
         let view = timeline.liveView(clock: clock)
         reconcile(
             key, episodes: view.episodes, held: view.held, violations: view.violations, launch: view.launch,
@@ -181,7 +173,6 @@ public final class LiveAnalysis {
         } else {
             waiting[key] = nil
         }
-        nextDeadline = waiting.values.map(\.deadline).min()
     }
 
     /// Hands out what differs between what the incarnation was told and what is now decided: new findings,

@@ -12,7 +12,7 @@ extension ProcessTimeline {
         /// A launch that became active, or one launching for longer than its budget (``overdueMs`` set).
         var launch: LaunchReport?
         var overdueMs: Double?
-        /// The clock (µs since the epoch) at which the view may change without a new event.
+        /// The incarnation's clock (µs since the epoch) at which the view may change without a new event.
         var deadline: Int64?
 
         mutating func wait(until time: Int64?) {
@@ -21,7 +21,7 @@ extension ProcessTimeline {
         }
     }
 
-    /// The findings decided when the log's clock (µs since the epoch; nil when no line had a time) is `clock`.
+    /// The findings decided when this incarnation's clock (µs since the epoch; nil when it has no time) is `clock`.
     func liveView(clock: Int64?) -> LiveView {
         var view = LiveView()
         var episodes: [Episode] = []

@@ -22,6 +22,10 @@ final class ProcessTimeline {
     let options: AnalysisOptions
     /// Told of every change that can change a finding, in live mode only (nil in a batch: one nil check per event).
     private let tracking: LiveTracking?
+    /// Live mode (LiveTracking): how far behind the latest timestamp its last timed record was (µs), and the latest
+    /// clock its view was computed with.
+    var liveLag: Int64 = 0
+    var liveClockSeen: Int64?
     /// The detector as it was before an inferred kill, so the kill can be taken back if the pid logs again.
     private var detectorBeforeInferredKill: ScenarioDetector? {
         didSet { hasSavedDetector = detectorBeforeInferredKill != nil }

@@ -326,6 +326,29 @@ struct LiveAnalysisTests {
         Self.expectToldOnce(findings.map(\.finding), match: report)
     }
 
+    /// Another process's lines move the clock a launch is judged by; unless their timestamps are on another clock
+    /// (here zoned lines beside zone-less ones read five hours apart), when only the app's own times count.
+    @Test(arguments: ["", "-0500"])
+    func otherProcessesMoveTheClockWhenTheyShareIt(_ otherZone: String) throws {
+        let other = otherZone.isEmpty ? ".000" : ".000000" + otherZone
+        let text = """
+            2024-06-01 12:00:00\(other) Other[1:1a] hello
+            2024-06-01 12:00:00.100 App[2:1a] App Delegate: didFinishLaunchingWithOptions
+            2024-06-01 12:00:00\(other.replacingOccurrences(of: ".000", with: ".600")) Other[1:1a] hello again
+            2024-06-01 12:00:00.300 App[2:1a] App Delegate: applicationDidBecomeActive
+
+            """
+        let (findings, report) = try Self.live(text)
+        let overdue = findings.filter { $0.finding.elapsedMs != nil }
+        if otherZone.isEmpty {
+            #expect(overdue.map(\.afterLine) == [2])
+            #expect(overdue.first?.finding.trigger == .logClock)
+        } else {
+            #expect(overdue.isEmpty, "\(findings.map(\.finding))")
+        }
+        Self.expectToldOnce(findings.map(\.finding), match: report)
+    }
+
     @Test func aLaunchStillNotActiveAtTheEndIsCorrectedToTheBatchVerdict() throws {
         let capture = ExampleCapture(
             """
