@@ -154,6 +154,8 @@ public struct LiveReader {
                 any = true
                 offset += Int64(got)
                 buffer.withUnsafeBytes { live.feed(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+                // A big file read from its start: Ctrl-C need not wait for its end.
+                if let stop, Self.readable(stop) { return any }
             }
         }
 
@@ -206,6 +208,7 @@ public struct LiveReader {
                 }
             }
             if let stop {
+                if Self.readable(stop) { return .stopped }
                 var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
                 let ready = poll(&fds, 1, Int32(pollMilliseconds.rounded(.up)))
                 if ready > 0 { return .stopped }
