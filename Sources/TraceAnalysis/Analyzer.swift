@@ -195,8 +195,12 @@ struct InputAnalysis {
         var pid: Int
     }
 
-    init(name: String, analyzer: Analyzer, modified: Int64?) {
+    /// Live mode's hooks (nil in a batch).
+    private let tracking: LiveTracking?
+
+    init(name: String, analyzer: Analyzer, modified: Int64?, tracking: LiveTracking? = nil) {
         self.name = name
+        self.tracking = tracking
         self.options = analyzer.options
         let (dates, source) = analyzer.dateInference(modified: modified)
         self.dateSource = source
@@ -235,7 +239,8 @@ struct InputAnalysis {
         summary.truncatedLines = reader.truncatedLineCount
     }
 
-    private mutating func consume(_ line: UnsafeRawBufferPointer) {
+    /// One physical line, without its ending.
+    mutating func consume(_ line: UnsafeRawBufferPointer) {
         summary.lines += 1
         let number = summary.lines
         failureLog.line = number
@@ -362,6 +367,7 @@ struct InputAnalysis {
         {
             bracketDepth = max(0, Self.bracketBalance(message))
         }
+        if let tracking { tracking.record(at: time, of: timeline) }
         if timeline.noteRecord(line: number, time: time) { summary.clockAnomalies += 1 }
         lastTimeline = timeline
         lastTime = time
@@ -472,7 +478,7 @@ struct InputAnalysis {
             return known
         }
         let timeline = ProcessTimeline(
-            name: processName, pid: pid, input: name, line: number, time: time, options: options)
+            name: processName, pid: pid, input: name, line: number, time: time, options: options, tracking: tracking)
         byKey[key] = timeline
         timelines.append(timeline)
         if let previous = currentByName[processName], previous.pid != pid {
@@ -509,6 +515,40 @@ struct InputAnalysis {
             }
         }
         return balance
+    }
+
+    // MARK: Live mode
+
+    /// Lines read so far.
+    var lineCount: Int { summary.lines }
+
+    /// What the line source counted (live mode, where lines do not come through ``read(_:)``).
+    mutating func account(bytes: Int64, truncatedLines: Int) {
+        summary.bytes = bytes
+        summary.truncatedLines = truncatedLines
+    }
+
+    /// The input could not be read on (live mode); the lines before are analysed.
+    mutating func fail(_ error: TraceAnalyzeError) { summary.error = error }
+
+    /// Analyses the records held for their tie-break now: the input has nothing more for the moment, and a record
+    /// that ties with them would have arrived with them.
+    mutating func releaseHeldRecords() { flushTies() }
+
+    /// A pause in a live input while the format is still being detected: when a held line carries a lifecycle
+    /// event, waiting for more lines would hold its findings back, so the lines held are taken as bare lines
+    /// (records of a format that turns up later are still read as such). Returns whether it decided.
+    @discardableResult
+    mutating func decideFormatOnPause() -> Bool {
+        guard mode == .sniffing, parser.catalog.fallback != nil else { return false }
+        let hasEvent = held.contains { line in
+            line.bytes.withUnsafeBytes { bytes in
+                recognizer.entryIndex(UnsafeRawBufferPointer(rebasing: bytes[parser.contentOffset(bytes)...])) != nil
+            }
+        }
+        guard hasEvent else { return false }
+        decide(.bare)
+        return true
     }
 
     mutating func finish() -> (InputSummary, [ProcessReport]) {

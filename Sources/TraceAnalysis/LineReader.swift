@@ -65,9 +65,16 @@ public struct LineReader: ~Copyable {
     /// Up to `count` bytes of input (inflated when it is gzip); 0 at its end, -1 with `errno` set on a failed read.
     private mutating func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) throws(ReadError) -> Int {
         if let inflater { return try inflate(inflater, destination, count) }
-        let got = readRaw(destination, count)
+        var got = readRaw(destination, count)
         guard !sniffed else { return got }
         sniffed = true
+        // A pipe hands out what has been written so far: a first read of one byte that could start the gzip magic
+        // number waits for the second (text never starts with 0x1F); any other short read is used as it is.
+        if got == 1, count > 1, destination.load(as: UInt8.self) == 0x1F {
+            var more: Int
+            repeat { more = readRaw(destination + 1, count - 1) } while more < 0 && errno == EINTR
+            if more > 0 { got += more }
+        }
         guard got >= 2, Inflater.isGzip(UnsafeRawBufferPointer(start: destination, count: got)) else { return got }
         // Gzip: what was read is the start of the compressed stream.
         let inflater: Inflater

@@ -15,10 +15,17 @@ final class ProcessTimeline {
     private(set) var clockAnomalies: [ClockAnomaly] = []
     private(set) var clockAnomalyCount = 0
     private var lastTimedLine: Int
-    private var machine: LifecycleStateMachine
-    private var detector: ScenarioDetector
-    private var launch: LaunchTracker
-    private let options: AnalysisOptions
+    // Read by the live view (ProcessTimeline+Live.swift).
+    private(set) var machine: LifecycleStateMachine
+    private(set) var detector: ScenarioDetector
+    private(set) var launch: LaunchTracker
+    let options: AnalysisOptions
+    /// Told of every change that can change a finding, in live mode only (nil in a batch: one nil check per event).
+    private let tracking: LiveTracking?
+    /// Live mode (LiveTracking): how far behind the latest timestamp its last timed record was (µs), and the latest
+    /// clock its view was computed with.
+    var liveLag: Int64 = 0
+    var liveClockSeen: Int64?
     /// The detector as it was before an inferred kill, so the kill can be taken back if the pid logs again.
     private var detectorBeforeInferredKill: ScenarioDetector? {
         didSet { hasSavedDetector = detectorBeforeInferredKill != nil }
@@ -28,25 +35,28 @@ final class ProcessTimeline {
     /// How the process ended, when a line of the debugger or the system said so.
     private(set) var exit: ProcessExit?
     /// One lane per scene (keyed by the identity the log gives, `""` when it gives none), in order of appearance.
-    private var scenes: [String: SceneLane] = [:]
-    private var sceneOrder: [String] = []
+    private(set) var scenes: [String: SceneLane] = [:]
+    private(set) var sceneOrder: [String] = []
     /// The first app-delegate foreground callback and the first scene callback, for rule 8 (raised once).
     private var firstAppForeground: EventOccurrence?
     private var firstSceneCallback: EventOccurrence?
     private var mixedReported = false
-    private var otherViolations: [Violation] = []
+    private(set) var otherViolations: [Violation] = []
     /// A Mac app (it logged an AppKit-only callback or spelling): no background, and no willTerminate is no kill
     /// (macOS ends apps by sudden termination).
     var isAppKit = false
 
     /// A scene's own machine and detector.
-    private struct SceneLane {
+    struct SceneLane {
         var machine: LifecycleStateMachine
         var detector: ScenarioDetector
         let start: ScenarioDetector.Mark
     }
 
-    init(name: String, pid: Int, input: String, line: Int, time: Timestamp?, options: AnalysisOptions) {
+    init(
+        name: String, pid: Int, input: String, line: Int, time: Timestamp?, options: AnalysisOptions,
+        tracking: LiveTracking? = nil
+    ) {
         self.name = name
         self.pid = pid
         self.input = input
@@ -56,6 +66,7 @@ final class ProcessTimeline {
         self.lastTime = time
         self.lastTimedLine = line
         self.options = options
+        self.tracking = tracking
         self.machine = LifecycleStateMachine(input: input)
         self.detector = ScenarioDetector(options: options)
         self.launch = LaunchTracker(processStart: ScenarioDetector.Mark(line: line, time: time))
@@ -100,6 +111,7 @@ final class ProcessTimeline {
             // The pid logs again: it was not killed after all (two processes of one name interleave).
             detector = saved
             detectorBeforeInferredKill = nil
+            tracking?.changed(self)
         }
         return anomaly
     }
@@ -140,6 +152,7 @@ final class ProcessTimeline {
             TimelineEvent(
                 event: event, line: occurrence.line, time: occurrence.time,
                 state: sceneKey.flatMap { scenes[$0]?.machine.state } ?? machine.state, scene: sceneKey))
+        tracking?.changed(self)
     }
 
     /// Rule 8: app-delegate foreground/background callbacks and scene callbacks in one process.
@@ -164,6 +177,7 @@ final class ProcessTimeline {
     func exited(_ occurrence: EventOccurrence, exit: ProcessExit) {
         events.append(
             TimelineEvent(event: occurrence.event, line: occurrence.line, time: occurrence.time, state: machine.state))
+        tracking?.changed(self)
         guard self.exit == nil else { return }
         self.exit = exit
         if let saved = detectorBeforeInferredKill {
@@ -183,11 +197,36 @@ final class ProcessTimeline {
     func replaced(by successor: ProcessTimeline) {
         if exit != nil || isAppKit { return }  // the exit evidence already ended it; a Mac app may just quit
         if let last = lastTime, let next = successor.firstTime, next < last { return }
+        tracking?.changed(self)
         detectorBeforeInferredKill = detector
         detector.killed(
             state: state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
             successor: ScenarioDetector.Mark(line: successor.firstLine, time: successor.firstTime),
             successorName: successor.displayName)
+    }
+
+    /// What the report makes of the detectors' episodes: on a Mac, focus changes are app switches; timed resumes
+    /// are judged against their budget.
+    func judged(_ episodes: [Episode]) -> [Episode] {
+        var episodes = episodes
+        if isAppKit {
+            // Losing focus and getting it back is switching apps; ending inactive is ordinary on a Mac.
+            episodes = episodes.compactMap { episode in
+                guard episode.scenario != .unresolvedInterruption else { return nil }
+                var episode = episode
+                if episode.scenario == .interruption { episode.causes = Scenario.appKitInterruptionCauses }
+                return episode
+            }
+        }
+        let resumeBudget = options.resumeBudget(for: name)
+        for index in episodes.indices where episodes[index].scenario == .returnToForeground {
+            guard let duration = episodes[index].durationMs, let start = episodes[index].start,
+                let end = episodes[index].end, Budget.tooCoarse(duration, resumeBudget, start, end) == nil
+            else { continue }
+            episodes[index].budgetMs = resumeBudget
+            episodes[index].overBudget = duration > resumeBudget
+        }
+        return episodes
     }
 
     /// The end of the input.
@@ -212,23 +251,7 @@ final class ProcessTimeline {
                 return episode
             }
         }
-        if isAppKit {
-            // Losing focus and getting it back is switching apps; ending inactive is ordinary on a Mac.
-            episodes = episodes.compactMap { episode in
-                guard episode.scenario != .unresolvedInterruption else { return nil }
-                var episode = episode
-                if episode.scenario == .interruption { episode.causes = Scenario.appKitInterruptionCauses }
-                return episode
-            }
-        }
-        let resumeBudget = options.resumeBudget(for: name)
-        for index in episodes.indices where episodes[index].scenario == .returnToForeground {
-            guard let duration = episodes[index].durationMs, let start = episodes[index].start,
-                let end = episodes[index].end, Budget.tooCoarse(duration, resumeBudget, start, end) == nil
-            else { continue }
-            episodes[index].budgetMs = resumeBudget
-            episodes[index].overBudget = duration > resumeBudget
-        }
+        episodes = judged(episodes)
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: state,

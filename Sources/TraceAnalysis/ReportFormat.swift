@@ -12,6 +12,9 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     case junit
     /// GitHub Actions workflow annotations.
     case github
+    /// JSON Lines: one object per finding, then a summary object (live mode's format; a batch prints every
+    /// finding at once).
+    case jsonl
 
     /// What the format is for (help texts).
     public var purpose: String {
@@ -22,6 +25,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         case .html: return "one self-contained page with swimlanes and launch-time charts"
         case .junit: return "JUnit XML for CI test views"
         case .github: return "GitHub Actions annotations on the log lines"
+        case .jsonl: return "JSON Lines, one object per finding then the summary (live mode's machine format)"
         }
     }
 
@@ -38,6 +42,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         case .html: try sink(Array(HTMLReporter.render(report).utf8))
         case .junit: try sink(Array(JUnitReporter.render(report, jobs: jobs).utf8))
         case .github: try sink(Array(GitHubReporter.render(report).utf8))
+        case .jsonl: try LiveJSONReporter.write(report, to: sink)
         }
     }
 }

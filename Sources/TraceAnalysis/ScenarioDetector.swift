@@ -217,6 +217,33 @@ struct ScenarioDetector {
         episodes.sort(by: Episode.inOrder)
     }
 
+    /// The log's clock (any line's timestamp, in µs since the epoch) has reached `clock`: an interruption resolved
+    /// longer than the alert gap ago can no longer turn into left-via-alert, so it is decided now. Live mode runs
+    /// this on a copy; the batch decides the same interruption, identically, at the next event.
+    mutating func advance(to clock: Int64) {
+        guard case .resolved(_, let active) = pending, let time = active.time,
+            Double(clock - time.instantMicros) / 1000 > options.alertGapMs
+        else { return }
+        flush()
+    }
+
+    /// The clock at which ``advance(to:)`` would decide what is pending, if time can decide it (rounded down).
+    var deadline: Int64? {
+        guard case .resolved(_, let active) = pending, let time = active.time else { return nil }
+        return time.instantMicros + Int64((options.alertGapMs * 1000).rounded(.down))
+    }
+
+    /// The last memory-warning episode while a warning at `clock` could still extend it, with the clock at which it
+    /// no longer can: live mode holds it until then.
+    func openMemoryWarning(at clock: Int64?) -> (index: Int, until: Int64)? {
+        guard let index = episodes.lastIndex(where: { $0.scenario == .memoryWarning }),
+            let end = episodes[index].end
+        else { return nil }
+        let until = end.instantMicros + Int64((options.memoryWarningWindowMs * 1000).rounded(.down))
+        if let clock, Double(clock - end.instantMicros) / 1000 > options.memoryWarningWindowMs { return nil }
+        return (index, until)
+    }
+
     /// Closes whatever is pending that no longer waits for anything.
     private mutating func flush() {
         if case .resolved(let resign, let active) = pending {

@@ -146,7 +146,18 @@ public struct TextReporter: Sendable {
     }
 
     private func launch(_ launch: LaunchReport) -> String {
-        var line = "    launch  "
+        var out = "    launch  " + launchVerdict(launch) + "\n"
+        let points = launch.milestones.map { milestone -> String in
+            let offset = milestone.offsetMs.map { " +" + DurationFormat.text($0) } ?? ""
+            return "\(milestone.name) L\(milestone.line)\(offset)"
+        }
+        if !points.isEmpty { out += dim("      " + points.joined(separator: " · ")) + "\n" }
+        return out
+    }
+
+    /// `1.9 s to active (budget 400 ms)  ✗ over budget by 1.5 s`, `never became active in this log` …
+    func launchVerdict(_ launch: LaunchReport) -> String {
+        var line = ""
         if let duration = launch.durationMs {
             line +=
                 bold(DurationFormat.text(duration)) + " to active (budget \(DurationFormat.text(launch.budgetMs)))  "
@@ -165,13 +176,7 @@ public struct TextReporter: Sendable {
         } else {
             line += dim("no timestamps to measure")
         }
-        var out = line + "\n"
-        let points = launch.milestones.map { milestone -> String in
-            let offset = milestone.offsetMs.map { " +" + DurationFormat.text($0) } ?? ""
-            return "\(milestone.name) L\(milestone.line)\(offset)"
-        }
-        if !points.isEmpty { out += dim("      " + points.joined(separator: " · ")) + "\n" }
-        return out
+        return line
     }
 
     private func episode(_ episode: Episode) -> String {
@@ -193,6 +198,15 @@ public struct TextReporter: Sendable {
         let head = paint(.red, "    ✗ violation \(violation.rule.number) \(violation.rule.rawValue)")
         return "\(head)  L\(violation.line)\(time)  \(violation.rule.title)\n"
             + "        \(Sanitizer.terminal(violation.message))\n"
+    }
+
+    /// What live mode prints at the end: each input's reading, the per-app figures and the summary with the
+    /// result and exit code (the end of the batch report).
+    public func closing(_ report: AnalysisReport) -> String {
+        var out = "\n"
+        for input in report.inputs { out += inputHeader(input) }
+        out += "\n" + apps(Aggregate(report)) + summary(report)
+        return out
     }
 
     private func summary(_ report: AnalysisReport) -> String {
@@ -240,7 +254,7 @@ public struct TextReporter: Sendable {
         case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
     }
 
-    private func color(for scenario: Scenario) -> Colour {
+    func color(for scenario: Scenario) -> Colour {
         switch scenario {
         case .launch, .returnToForeground: return .green
         case .killedInForeground, .unresolvedInterruption: return .red
@@ -250,14 +264,14 @@ public struct TextReporter: Sendable {
         }
     }
 
-    private func paint(_ colour: Colour, _ text: String) -> String {
+    func paint(_ colour: Colour, _ text: String) -> String {
         color ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
     }
 
     func red(_ text: String) -> String { paint(.red, text) }
     func green(_ text: String) -> String { paint(.green, text) }
-    private func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-    private func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
 }
 
 extension String {

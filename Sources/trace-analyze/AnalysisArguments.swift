@@ -188,20 +188,24 @@ struct AnalysisArguments: ParsableArguments {
         }
     }
 
+    /// The analyser the configuration (its formats, prefixes and vocabulary) and the options describe.
+    func analyzer(_ config: Configuration, _ options: AnalysisOptions) throws -> Analyzer {
+        do {
+            return try Analyzer(
+                options: options, formats: config.allFormats, prefixes: config.allPrefixes,
+                vocabulary: config.allVocabulary)
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
     /// Reads the configuration, builds the analyser and analyses every input (in parallel, with a progress bar
     /// on a terminal); warns about unreadable inputs and inputs without lifecycle events.
     func analyze() throws -> (AnalysisReport, Configuration) {
         let config = try configuration.load()
         let options = try options(config)
         let sources = try sources()
-        let analyzer: Analyzer
-        do {
-            analyzer = try Analyzer(
-                options: options, formats: config.allFormats, prefixes: config.allPrefixes,
-                vocabulary: config.allVocabulary)
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
+        let analyzer = try analyzer(config, options)
         if let jobs, jobs < 1 { throw Self.invalid("--jobs", String(jobs), "a number of inputs of at least 1") }
         let bar = noProgress || sources.count < 2 ? nil : ProgressBar()
         let report = analyzer.analyze(sources, jobs: jobs ?? Terminal.cores, progress: bar.map { bar in bar.update })

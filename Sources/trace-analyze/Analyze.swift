@@ -9,12 +9,34 @@ struct Analyze: ParsableCommand {
             With no FILE and standard input not a terminal, the capture is read from standard input. Folders are \
             searched recursively; gzip-compressed captures are read as they are; inputs are analysed in parallel \
             and reported in the order given (folders: in path order).
+
+            --follow analyses one input live (`log stream … | trace-analyze --follow`, or `--follow FILE`): \
+            a compact line per finding as soon as it is decided (--format jsonl: one JSON object per finding), \
+            corrections when a later line changes one, and the summary at the end of input or on Ctrl-C, with \
+            the same exit codes.
             """)
 
     @OptionGroup var analysis: AnalysisArguments
     @OptionGroup var outputs: ReportOutputs
 
+    @Flag(
+        name: .long,
+        help: """
+            Live mode: read standard input (or follow FILE like `tail -F`) and print each episode, violation and \
+            launch result as soon as it is decided; the end of input or Ctrl-C prints the summary.
+            """)
+    var follow = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --follow: after this long without input, decide what waits on time (default \(LiveRun.defaultIdle)).",
+            valueName: "DURATION"))
+    var idle: String?
+
     func run() throws {
+        if follow { return try LiveRun(analysis: analysis, outputs: outputs, idle: idle).run() }
+        if idle != nil { throw AnalysisArguments.invalid("--idle", idle ?? "", "used without --follow") }
         _ = try outputs.extraReports()
         let (report, _) = try analysis.analyze()
         try outputs.write(report, jobs: analysis.jobs ?? Terminal.cores)

@@ -26,6 +26,30 @@ struct GoldenReportTests {
         }
     }
 
+    /// Live mode's output for two samples fed a line at a time (a launch told over budget before it is active, then
+    /// corrected; findings decided at the end of input), and the batch's JSON Lines of every sample.
+    /// `Scripts/validate-json-schema.py` checks the jsonl files against `$defs/liveLine`.
+    @Test func liveOutput() throws {
+        let analyzer = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }
+        for (name, jsonl) in [("slow-launch.log", true), ("background-and-exits.log", false)] {
+            let text = try String(contentsOf: TestSupport.samples.appendingPathComponent(name), encoding: .utf8)
+            var out: [UInt8] = []
+            let live = LiveAnalysis(analyzer: analyzer, name: "samples/" + name) { finding in
+                out += jsonl ? LiveJSONReporter.line(finding) : Array(LiveTextReporter().line(finding).utf8)
+            }
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                live.feed(line: String(line))
+            }
+            let report = live.finish()
+            out += jsonl ? LiveJSONReporter.summaryLine(report) : Array(LiveTextReporter().closing(report).utf8)
+            try TestSupport.compareGolden(
+                String(decoding: out, as: UTF8.self), golden: "live-" + name + (jsonl ? ".jsonl" : ".txt"))
+        }
+        var batch: [UInt8] = []
+        ReportFormat.jsonl.write(try TestSupport.analyzeAllSamples()) { batch += $0 }
+        try TestSupport.compareGolden(String(decoding: batch, as: UTF8.self), golden: "samples.jsonl")
+    }
+
     @Test func jsonHasTheDocumentedContract() throws {
         let report = try TestSupport.analyzeSample("app-delegate-scenarios.log")
         let object = try #require(
