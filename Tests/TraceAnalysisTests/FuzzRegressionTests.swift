@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// The fuzz target's checks (``PipelineCheck``) on the inputs the fuzzer found problems with, kept in
+/// `Fixtures/fuzz/` as the raw bytes libFuzzer minimised (see Documentation/Fuzzing.md), and on the samples.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let fixtures = TestSupport.packageRoot.appendingPathComponent("Tests/TraceAnalysisTests/Fixtures/fuzz")
+
+    static var fixtureNames: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? [])
+            .filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted()
+    }
+
+    @Test(arguments: fixtureNames)
+    func foundByTheFuzzer(_ name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+        #expect(PipelineCheck.run(bytes) == [])
+    }
+
+    /// What the fuzzer starts from holds, read with detection as the command line does and forced to every
+    /// format (most lines then parse as no record: the accounting must still add up).
+    @Test(arguments: TestSupport.sampleNames)
+    func samplesHold(_ name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: TestSupport.samples.appendingPathComponent(name)))
+        #expect(PipelineCheck.run(bytes) == [])
+        for index in PipelineCheck.formatIDs.indices {
+            let problems = PipelineCheck.run([PipelineCheck.formatSelector, UInt8(index)] + bytes)
+            #expect(problems == [], "read as \(PipelineCheck.formatIDs[index])")
+        }
+    }
+
+    @Test func selectorPicksTheFormat() {
+        #expect(PipelineCheck.split(Array("plain".utf8)).format == nil)
+        #expect(PipelineCheck.split([PipelineCheck.formatSelector]).format == nil)
+        let (format, capture) = PipelineCheck.split([PipelineCheck.formatSelector, 1] + Array("x".utf8))
+        #expect(format == PipelineCheck.formatIDs[1])
+        #expect(Array(capture) == Array("x".utf8))
+        let wrapped = PipelineCheck.split([PipelineCheck.formatSelector, UInt8(PipelineCheck.formatIDs.count)])
+        #expect(wrapped.format == PipelineCheck.formatIDs[0])
+    }
+
+    /// The check finds what it is there to find: a report with a line nobody accounted for.
+    @Test func brokenAccountingIsReported() throws {
+        var report = try TestSupport.analyzer().analyze(text: "a\nb\n", name: "fuzz")
+        report.inputs[0].unparsedLines -= 1
+        let problems = PipelineCheck.problems(report, bytes: Array("a\nb\n".utf8))
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("2 lines but") == true)
+    }
+}
