@@ -108,6 +108,7 @@ main() {
     log="$work/last-run.log"
     echo "== fuzzing for $duration s (libFuzzer's output: $log)"
     started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    start_seconds=$(date +%s)
     status=0
     # SWIFT_BACKTRACE=enable=no: Swift's own crash handler would wait on the crash instead of letting libFuzzer save
     # the input.
@@ -117,7 +118,9 @@ main() {
         "$corpus" "$seeds" >"$log" 2>&1 || status=$?
 
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    # A finding stops libFuzzer before its "Done … in N second(s)": the wall clock counts then.
     seconds=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+    seconds=${seconds:-$(($(date +%s) - start_seconds))}
     final=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
     corpus_units=$(sed -n 's/.* corp: \([0-9]*\/[0-9A-Za-z]*\) .*/\1/p' <<<"$final")
     new=$(comm -13 <(echo "$before") <(find "$artifacts" -type f | sort) | sed '/^$/d')

@@ -42,6 +42,34 @@ struct FuzzRegressionTests {
         #expect(wrapped.format == PipelineCheck.formatIDs[0])
     }
 
+    /// Found by the fuzzer: a resume whose didBecomeActive is stamped before its willEnterForeground (the clock went
+    /// backwards) had a negative duration, was judged against the budget, and sent the HTML histogram (more than 12
+    /// resumes on one spot) to a negative bin. Such a resume, or launch, is now reported but not timed.
+    @Test func durationsWhereTheClockWentBackwardsAreNotTimed() throws {
+        var notation = "0.000 application:didFinishLaunchingWithOptions:\n0.100 applicationDidBecomeActive:\n"
+        for index in 0..<14 {
+            let start = 10.0 * Double(index + 1)
+            notation += "\(start) applicationWillResignActive:\n\(start + 0.1) applicationDidEnterBackground:\n"
+            notation += "\(start + 5) applicationWillEnterForeground:\n"
+            // The last resume's didBecomeActive is stamped 300 s before its willEnterForeground.
+            notation += "\(index == 13 ? start - 295 : start + 5.05) applicationDidBecomeActive:\n"
+        }
+        notation += "200.000 @200 application:didFinishLaunchingWithOptions:\n199.000 applicationDidBecomeActive:\n"
+        let (report, capture) = try TestSupport.analyzeExample(notation)
+        let resumes = report.processes[0].episodes.filter { $0.scenario == .returnToForeground }
+        #expect(resumes.count == 14)
+        #expect(report.timedResumes.count == 13)
+        #expect(resumes.last?.budgetMs == nil)
+        #expect(resumes.last?.evidence.contains("the clock went backwards") == true)
+        let launch = try #require(report.processes.last?.launch)
+        #expect(launch.durationMs == -1000)
+        #expect(launch.excluded)
+        #expect(launch.excludedReason == "the clock went backwards during the launch")
+        #expect(report.measuredLaunches.count == 1)
+        #expect(HTMLReporter.render(report).contains("resume-chart"))
+        #expect(PipelineCheck.run(Array(capture.text.utf8)) == [])
+    }
+
     /// The check finds what it is there to find: a report with a line nobody accounted for.
     @Test func brokenAccountingIsReported() throws {
         var report = try TestSupport.analyzer().analyze(text: "a\nb\n", name: "fuzz")
