@@ -70,6 +70,14 @@ struct FuzzRegressionTests {
         #expect(PipelineCheck.run(Array(capture.text.utf8)) == [])
     }
 
+    /// Repeat counts of up to 18 digits summed past `Int.max` trapped; the sum now saturates.
+    @Test func repeatCountsSaturate() throws {
+        let line = "--- last message repeated 999999999999999999 times ---\n"
+        let report = try TestSupport.analyzer().analyze(text: String(repeating: line, count: 10), name: "repeats")
+        #expect(report.inputs[0].repeatedMessages == Int.max)
+        #expect(report.inputs[0].records == 10)
+    }
+
     /// The check finds what it is there to find: a report with a line nobody accounted for.
     @Test func brokenAccountingIsReported() throws {
         var report = try TestSupport.analyzer().analyze(text: "a\nb\n", name: "fuzz")
