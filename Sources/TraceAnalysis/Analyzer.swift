@@ -425,7 +425,9 @@ struct InputAnalysis {
     /// lifecycle event is handled once more (more repeats tell the state machine nothing new).
     private mutating func repeated(_ count: Int, _ number: Int) {
         summary.records += 1
-        summary.repeatedMessages += count
+        // Saturating: a count may have up to 18 digits, and a few such lines would overflow the sum.
+        let (sum, overflow) = summary.repeatedMessages.addingReportingOverflow(count)
+        summary.repeatedMessages = overflow ? Int.max : sum
         guard let timeline = lastTimeline else { return }
         timeline.noteRecord(line: number, time: lastTime)
         if let event = lastEvent, count > 0 {

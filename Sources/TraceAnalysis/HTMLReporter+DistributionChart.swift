@@ -112,7 +112,7 @@ extension HTMLReporter {
             var within = [Int](repeating: 0, count: Self.bins)
             var over = [Int](repeating: 0, count: Self.bins)
             for sample in samples {
-                let bin = min(Int(sample.ms / axisMax * Double(Self.bins)), Self.bins - 1)
+                let bin = min(max(Int(sample.ms / axisMax * Double(Self.bins)), 0), Self.bins - 1)
                 if sample.overBudget { over[bin] += 1 } else { within[bin] += 1 }
             }
             let tallest = Double(zip(within, over).map { $0 + $1 }.max() ?? 1)

@@ -79,7 +79,9 @@ struct LaunchTracker {
         }
         let duration = sinceStart(active?.time)
         var reason: String? = nil
-        if passedThroughBackground {
+        if let duration, duration < 0 {
+            reason = "the clock went backwards during the launch"
+        } else if passedThroughBackground {
             reason = "launched into background first"
         } else if let gap = sinceStart(finishLaunching?.time), gap > options.prewarmGapMs {
             reason = "prewarmed: first line \(DurationFormat.text(gap)) before didFinishLaunching"

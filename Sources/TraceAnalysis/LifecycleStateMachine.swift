@@ -113,7 +113,11 @@ struct LifecycleStateMachine {
             }
             if event == .didFinishLaunching { didFinishLaunchingSeen = true }
         default:
-            if lane == .app, before == .unknown, !didFinishLaunchingSeen, firstEventBeforeLaunch == nil {
+            // Before any state is known, or between willFinishLaunching and didFinishLaunching: either way the
+            // event comes before didFinishLaunching.
+            if lane == .app, before == .unknown || before == .launching, !didFinishLaunchingSeen,
+                firstEventBeforeLaunch == nil
+            {
                 firstEventBeforeLaunch = (occurrence, before)
             }
             if legalTarget == nil { checkRules(event, occurrence, before) }

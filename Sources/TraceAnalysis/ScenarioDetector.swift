@@ -56,9 +56,12 @@ struct ScenarioDetector {
                 emit(.launch, start, here, .high, evidence: "first didBecomeActive after didFinishLaunching")
                 pending = .none
             case .foreground(let start):
+                let duration = milliseconds(start, here)
                 emit(
-                    .returnToForeground, start, here, .high, evidence: "willEnterForeground → didBecomeActive",
-                    duration: milliseconds(start, here))
+                    .returnToForeground, start, here, .high,
+                    evidence: "willEnterForeground → didBecomeActive"
+                        + (duration.map { $0 < 0 } == true ? " (the clock went backwards: not timed)" : ""),
+                    duration: duration)
                 pending = .none
             case .resign(let resign):
                 pending = .resolved(resign: resign, active: here)

@@ -55,6 +55,12 @@ public enum ViolationRule: String, Sendable, Codable, CaseIterable {
                 0.050 applicationDidBecomeActive:
                 ↓0.300 application:didFinishLaunchingWithOptions:
                 """,
+                // Between willFinishLaunching and didFinishLaunching is still before didFinishLaunching.
+                """
+                0.000 application:willFinishLaunchingWithOptions:
+                ↓0.050 applicationDidBecomeActive:
+                0.300 application:didFinishLaunchingWithOptions:
+                """,
             ]
         case .activeTwice:
             return [
