@@ -8,15 +8,16 @@ import TraceAnalysis
 
 /// Standard streams, colour decisions and output files.
 enum Terminal {
-    /// A message on standard error, prefixed with the tool's name.
+    /// A message on standard error, prefixed with the tool's name. File names and log text in it are shown
+    /// with their control characters as visible escapes: a message is one line and cannot drive the terminal.
     static func warn(_ message: String) {
-        let bytes = Array("trace-analyze: \(message)\n".utf8)
+        let bytes = Array("trace-analyze: \(Sanitizer.terminal(message))\n".utf8)
         _ = bytes.withUnsafeBytes { Output.writeAll($0, to: 2) }
     }
 
     /// A line of information on standard error (not prefixed: it is not a warning).
     static func say(_ message: String) {
-        let bytes = Array("\(message)\n".utf8)
+        let bytes = Array("\(Sanitizer.terminal(message))\n".utf8)
         _ = bytes.withUnsafeBytes { Output.writeAll($0, to: 2) }
     }
 
