@@ -64,8 +64,7 @@ struct Check: ParsableCommand {
         try outputs.writeExtra(report)
         let result = CheckResult(
             report: report, baseline: accepted, baselineFile: baseline, tolerance: tolerance, expectation: expectation)
-        let destination = try Terminal.Destination(path: nil)
-        try destination.write(Array(result.text(color: Terminal.wantsColor("auto")).utf8))
+        try Terminal.print(result.text(color: Terminal.wantsColor("auto")))
         throw ExitCode(result.status.rawValue)
     }
 }
@@ -117,7 +116,6 @@ struct ConfigCommand: ParsableCommand {
         guard effective else { throw ValidationError("say what to print: `trace-analyze config --effective`") }
         let config = try analysis.configuration.load()
         let options = try analysis.options(config)
-        let destination = try Terminal.Destination(path: nil)
-        try destination.write(Array(config.effectiveYAML(options: options).utf8))
+        try Terminal.print(config.effectiveYAML(options: options))
     }
 }

@@ -48,27 +48,38 @@ struct ReportOutputs: ParsableArguments {
         }
     }
 
-    /// Writes every report (rendered on up to `jobs` threads); a report that cannot be written ends the run with
-    /// exit code 2.
+    /// Writes every report (rendered on up to `jobs` threads). Each is tried whatever became of the others: one
+    /// that cannot be written is named on standard error and ends the run with exit code 2 once the others are
+    /// written; a reader of standard output that went away (`| head`) stops that report quietly.
     func write(_ report: AnalysisReport, jobs: Int = 1) throws {
         let extra = try extraReports()
-        do {
-            try write(report, format, to: output, jobs: jobs)
-            for (format, path) in extra { try write(report, format, to: path, jobs: jobs) }
-        } catch {
-            Terminal.warn(String(describing: error))
-            throw ExitCode(ExitStatus.inputProblem.rawValue)
+        try Self.writeEach([(format, output)] + extra.map { ($0.0, $0.1) }) { format, path in
+            try write(report, format, to: path, jobs: jobs)
         }
     }
 
-    /// Writes only the `--report` files (commands whose standard output is their own).
+    /// Writes only the `--report` files (commands whose standard output is their own), like ``write(_:jobs:)``.
     func writeExtra(_ report: AnalysisReport) throws {
-        do {
-            for (format, path) in try extraReports() { try write(report, format, to: path) }
-        } catch let error as TraceAnalyzeError {
-            Terminal.warn(String(describing: error))
-            throw ExitCode(ExitStatus.inputProblem.rawValue)
+        try Self.writeEach(try extraReports().map { ($0.0, $0.1) }) { format, path in
+            try write(report, format, to: path)
         }
+    }
+
+    private static func writeEach(
+        _ outputs: [(ReportFormat, String?)], _ write: (ReportFormat, String?) throws -> Void
+    ) throws {
+        var failed = false
+        for (format, path) in outputs {
+            do {
+                try write(format, path)
+            } catch is Terminal.ReaderGone {
+                continue
+            } catch {
+                Terminal.warn(String(describing: error))
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(ExitStatus.inputProblem.rawValue) }
     }
 
     private func write(_ report: AnalysisReport, _ format: ReportFormat, to path: String?, jobs: Int = 1) throws {
