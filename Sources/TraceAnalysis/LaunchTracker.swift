@@ -81,6 +81,10 @@ struct LaunchTracker {
         var reason: String? = nil
         if passedThroughBackground {
             reason = "launched into background first"
+        } else if let duration, duration < 0 {
+            // The clock went back between the first line and didBecomeActive (the log was pasted out of order, or
+            // the device's clock was set): no time to active can be told.
+            reason = "the clock went back during the launch"
         } else if let gap = sinceStart(finishLaunching?.time), gap > options.prewarmGapMs {
             reason = "prewarmed: first line \(DurationFormat.text(gap)) before didFinishLaunching"
         }

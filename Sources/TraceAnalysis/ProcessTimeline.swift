@@ -275,7 +275,8 @@ final class ProcessTimeline {
         }
         let resumeBudget = options.resumeBudget(for: name)
         for index in episodes.indices where episodes[index].scenario == .returnToForeground {
-            guard let duration = episodes[index].durationMs, let start = episodes[index].start,
+            // A resume the clock went back during cannot be judged either.
+            guard let duration = episodes[index].durationMs, duration >= 0, let start = episodes[index].start,
                 let end = episodes[index].end, Budget.tooCoarse(duration, resumeBudget, start, end) == nil
             else { continue }
             episodes[index].budgetMs = resumeBudget
