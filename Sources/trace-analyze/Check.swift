@@ -48,9 +48,8 @@ struct Check: ParsableCommand {
         } catch {
             throw ValidationError(String(describing: error))
         }
-        var outputs = ReportOutputs()
-        outputs.reports = reports
-        _ = try outputs.extraReports()
+        // Checked before any input is read. (A `ReportOutputs` made here would have no parsed options to read.)
+        _ = try ReportOutputs.parse(reports)
         var accepted: Baseline?
         if let baseline {
             do {
@@ -61,7 +60,7 @@ struct Check: ParsableCommand {
             }
         }
         let (report, _) = try analysis.analyze()
-        try outputs.writeExtra(report)
+        try ReportOutputs.writeExtra(report, reports: reports)
         let result = CheckResult(
             report: report, baseline: accepted, baselineFile: baseline, tolerance: tolerance, expectation: expectation)
         try Terminal.print(result.text(color: Terminal.wantsColor("auto")))

@@ -35,7 +35,10 @@ struct ReportOutputs: ParsableArguments {
     var events = false
 
     /// The extra reports, checked before any input is read.
-    func extraReports() throws -> [(ReportFormat, String)] {
+    func extraReports() throws -> [(ReportFormat, String)] { try Self.parse(reports) }
+
+    /// `FORMAT=PATH` values of `--report`, checked.
+    static func parse(_ reports: [String]) throws -> [(ReportFormat, String)] {
         try reports.map { value in
             guard let equals = value.firstIndex(of: "="), let format = ReportFormat(rawValue: String(value[..<equals])),
                 equals < value.index(before: value.endIndex)
@@ -53,15 +56,17 @@ struct ReportOutputs: ParsableArguments {
     /// written; a reader of standard output that went away (`| head`) stops that report quietly.
     func write(_ report: AnalysisReport, jobs: Int = 1) throws {
         let extra = try extraReports()
+        let colour = Terminal.wantsColor(color.rawValue)
         try Self.writeEach([(format, output)] + extra.map { ($0.0, $0.1) }) { format, path in
-            try write(report, format, to: path, jobs: jobs)
+            try Self.write(report, format, to: path, color: path == nil && colour, showEvents: events, jobs: jobs)
         }
     }
 
-    /// Writes only the `--report` files (commands whose standard output is their own), like ``write(_:jobs:)``.
-    func writeExtra(_ report: AnalysisReport) throws {
-        try Self.writeEach(try extraReports().map { ($0.0, $0.1) }) { format, path in
-            try write(report, format, to: path)
+    /// Writes only `--report` files, for commands whose standard output is their own (`check`): like
+    /// ``write(_:jobs:)``, in the reports' plain forms.
+    static func writeExtra(_ report: AnalysisReport, reports: [String]) throws {
+        try writeEach(try parse(reports).map { ($0.0, $0.1) }) { format, path in
+            try write(report, format, to: path, color: false, showEvents: false, jobs: 1)
         }
     }
 
@@ -82,10 +87,11 @@ struct ReportOutputs: ParsableArguments {
         if failed { throw ExitCode(ExitStatus.inputProblem.rawValue) }
     }
 
-    private func write(_ report: AnalysisReport, _ format: ReportFormat, to path: String?, jobs: Int = 1) throws {
+    private static func write(
+        _ report: AnalysisReport, _ format: ReportFormat, to path: String?, color: Bool, showEvents: Bool, jobs: Int
+    ) throws {
         let destination = try Terminal.Destination(path: path)
         defer { destination.close() }
-        let colour = path == nil && Terminal.wantsColor(color.rawValue)
-        try format.write(report, color: colour, showEvents: events, jobs: jobs, to: destination.write)
+        try format.write(report, color: color, showEvents: showEvents, jobs: jobs, to: destination.write)
     }
 }
