@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what trace-analyze needs on Debian/Ubuntu beyond Swift itself: PCRE2 (libpcre2-dev), zlib (zlib1g-dev)
-# and pkg-config. With --for-tests, also what two test suites drive: headless Chromium (the HTML report's
-# screenshot test) and xmllint (the JUnit report's XSD check); without them those tests are skipped, except in CI.
+# and pkg-config. With --for-tests, also what the report tests drive: headless Chromium (the HTML report's
+# screenshot and hostile-page tests), xmllint (the JUnit report's XSD check) and cmark-gfm (GitHub's Markdown
+# engine, for the Markdown report's escaping); without them those tests are skipped, except in CI.
 set -euo pipefail
 run() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 packages=(libpcre2-dev zlib1g-dev pkg-config)
-if [ "${1:-}" = "--for-tests" ]; then packages+=(chromium libxml2-utils); fi
+if [ "${1:-}" = "--for-tests" ]; then packages+=(chromium libxml2-utils cmark-gfm); fi
 export DEBIAN_FRONTEND=noninteractive
 run apt-get update -qq
 run apt-get install -y -qq "${packages[@]}" >/dev/null

@@ -151,7 +151,9 @@ struct InputAnalysis {
     /// format) or ``sniffLimit`` non-blank lines did not (the input is bare lines).
     private enum Mode { case sniffing, formatted, bare }
     private var mode: Mode
-    private var held: [(bytes: [UInt8], number: Int)] = []
+    /// The lines held while sniffing; a run of identical blank lines is one entry (`count` lines from `number`
+    /// on), so a file of nothing but newlines holds no memory per line.
+    private var held: [(bytes: [UInt8], number: Int, count: Int)] = []
     private var heldNonBlank = 0
     static let sniffLimit = 100
     /// The format of most of the first ``detectionRecords`` records names the input.
@@ -177,8 +179,15 @@ struct InputAnalysis {
 
     // Incarnations, and a one-entry cache so consecutive lines of one process cost no lookup.
     private var timelines: [ProcessTimeline] = []
+    private let shared: ProcessTimeline.Shared
     private var byKey: [ProcessKey: ProcessTimeline] = [:]
     private var currentByName: [String: ProcessTimeline] = [:]
+    /// The last incarnation made for each pid, for exit lines that name a pid: a look-up, not a scan of every
+    /// incarnation (a capture of a million pids, each with an exit line, would take hours).
+    private var lastByPid: [Int: ProcessTimeline] = [:]
+    /// Names that differ only in case, by their lowercased form, the first in sorted order: made the first time
+    /// an exit line names a process no current name spells the same way, kept up to date from then on.
+    private var namesByLowercase: [String: String]?
     /// Named processes with lifecycle events: when there is exactly one, bare lines belong to it.
     private var appNames: Set<String> = []
     private var cachedName: [UInt8] = []
@@ -209,6 +218,7 @@ struct InputAnalysis {
         self.recognizer = EventRecognizer(compiled: analyzer.vocabulary, failureLog: failureLog)
         self.patternOrigins = analyzer.options.patternOrigins
         self.summary = InputSummary(name: name)
+        self.shared = ProcessTimeline.Shared(options: analyzer.options, tracking: tracking)
         self.recordsPerFormat = Array(repeating: 0, count: analyzer.catalog.formats.count)
         self.detectionCounts = recordsPerFormat
         self.prefixLines = Array(repeating: 0, count: analyzer.catalog.prefixes.count)
@@ -253,8 +263,18 @@ struct InputAnalysis {
             classify(line, number)
             return
         }
-        held.append((Array(line), number))
-        if !Bytes.isBlank(line) { heldNonBlank += 1 }
+        if Bytes.isBlank(line) {
+            if let last = held.last, last.number + last.count == number,
+                last.bytes.withUnsafeBytes({ Bytes.equal($0, line) })
+            {
+                held[held.count - 1].count += 1
+            } else {
+                held.append((Array(line), number, 1))
+            }
+            return
+        }
+        held.append((Array(line), number, 1))
+        heldNonBlank += 1
         if heldNonBlank >= Self.sniffLimit { decide(.bare) }
     }
 
@@ -263,9 +283,13 @@ struct InputAnalysis {
         mode = decided
         let lines = held
         held = []
-        for (bytes, number) in lines {
-            failureLog.line = number
-            bytes.withUnsafeBytes { classify($0, number) }
+        for (bytes, number, count) in lines {
+            bytes.withUnsafeBytes { line in
+                for offset in 0..<count {
+                    failureLog.line = number + offset
+                    classify(line, number + offset)
+                }
+            }
         }
     }
 
@@ -408,16 +432,16 @@ struct InputAnalysis {
     private mutating func exitTarget(_ subject: EventRecognizer.Subject, _ number: Int, _ time: Timestamp?)
         -> ProcessTimeline
     {
-        if let pid = subject.pid, let known = timelines.last(where: { $0.pid == pid }) { return known }
+        if let pid = subject.pid, let known = lastByPid[pid] { return known }
         let name = subject.name ?? subject.bundle.map { bundle in String(bundle.split(separator: ".").last ?? "") }
         guard let name, !name.isEmpty else { return timeline(name: "", pid: subject.pid ?? -1, number, time) }
         if let current = currentByName[name] { return current }
-        let lowered = name.lowercased()
-        if let match = currentByName.keys.sorted().first(where: { $0.lowercased() == lowered }),
-            let current = currentByName[match]
-        {
-            return current
+        if namesByLowercase == nil {
+            var index: [String: String] = [:]
+            for known in currentByName.keys { Self.index(known, into: &index) }
+            namesByLowercase = index
         }
+        if let match = namesByLowercase?[name.lowercased()], let current = currentByName[match] { return current }
         return timeline(name: name, pid: subject.pid ?? -1, number, time)
     }
 
@@ -480,9 +504,10 @@ struct InputAnalysis {
             return known
         }
         let timeline = ProcessTimeline(
-            name: processName, pid: pid, input: name, line: number, time: time, options: options, tracking: tracking)
+            name: processName, pid: pid, input: name, line: number, time: time, shared: shared)
         byKey[key] = timeline
         timelines.append(timeline)
+        lastByPid[pid] = timeline
         if let previous = currentByName[processName], previous.pid != pid {
             previous.replaced(by: timeline)
         }
@@ -493,10 +518,21 @@ struct InputAnalysis {
     /// Makes `timeline` the current incarnation of its name (the only writer of ``currentByName``, so each
     /// timeline's ``ProcessTimeline/isCurrentOfName`` stays true exactly while it is).
     private mutating func makeCurrent(_ timeline: ProcessTimeline) {
-        if let previous = currentByName.updateValue(timeline, forKey: timeline.name), previous !== timeline {
-            previous.isCurrentOfName = false
+        if let previous = currentByName.updateValue(timeline, forKey: timeline.name) {
+            if previous !== timeline { previous.isCurrentOfName = false }
+        } else if var index = namesByLowercase {
+            namesByLowercase = nil  // so the index is changed in place, not copied
+            Self.index(timeline.name, into: &index)
+            namesByLowercase = index
         }
         timeline.isCurrentOfName = true
+    }
+
+    /// Adds `name` to a lowercase index, keeping the first name in sorted order for each lowercased form.
+    private static func index(_ name: String, into index: inout [String: String]) {
+        let lowered = name.lowercased()
+        if let known = index[lowered], known <= name { return }
+        index[lowered] = name
     }
 
     /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.
@@ -589,6 +625,8 @@ struct InputAnalysis {
         // Each incarnation is let go once its report is made, so the two never all exist at once.
         byKey = [:]
         currentByName = [:]
+        lastByPid = [:]
+        namesByLowercase = nil
         recent = []
         (cached, lastTimeline) = (nil, nil)
         var pending = timelines

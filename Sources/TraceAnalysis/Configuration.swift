@@ -59,14 +59,58 @@ public struct Configuration: Sendable {
         } catch {
             throw .invalidConfig(file: path, line: nil, field: "", problem: "cannot read: \(error)")
         }
-        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+        if let (line, byte) = firstInvalidUTF8(bytes) {
+            throw .invalidConfig(
+                file: path, line: line, field: "",
+                problem: "is not UTF-8 text (byte 0x\(String(byte, radix: 16)) cannot start or continue a character). "
+                    + "Save it as UTF-8.")
+        }
+        // A byte-order mark (Windows editors write one) is not YAML.
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        return try parse(String(decoding: text, as: UTF8.self), file: path)
+    }
+
+    /// The 1-based line and the value of the first byte that is not part of valid UTF-8, if any.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, byte: UInt8)? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        var line = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == UInt8(ascii: "\n") { line += 1 }
+                offset += encoded.count
+            case .error:
+                return (line, bytes[offset])
+            case .emptyInput:
+                return nil
+            }
+        }
     }
 
     /// Parses and checks configuration text (YAML, of which JSON is a subset).
     public static func parse(_ text: String, file: String) throws(TraceAnalyzeError) -> Configuration {
+        if let (line, alias) = firstAlias(in: text) {
+            throw .invalidConfig(
+                file: file, line: line, field: "",
+                problem: "YAML aliases (\(alias)) are not read in a configuration file; write the value out in full")
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
+            throw .invalidConfig(
+                file: file, line: context.mark.line, field: duplicates.joined(separator: ", "),
+                problem: "written twice in one mapping; keep one")
+        } catch YamlError.reader(let problem, let offset, let value, let yaml) {
+            // Bytes no YAML text holds (NUL, other control characters): a binary file, or one saved in another
+            // encoding.
+            let line = offset.map { offset in yaml.utf8.prefix(offset).count { $0 == UInt8(ascii: "\n") } + 1 }
+            let byte = value >= 0 ? " (character 0x\(String(value, radix: 16)))" : ""
+            throw .invalidConfig(
+                file: file, line: line, field: "",
+                problem: "is not a YAML or JSON text: \(problem)\(byte). Save it as UTF-8 text.")
         } catch let error as YamlError {
             throw .invalidConfig(
                 file: file, line: error.line, field: "",

@@ -10,9 +10,10 @@
 /// capture names: `*.log`, `*.txt`, `*.ndjson`, `*.syslog`, `*.out` and any of them gzipped, `*.gz`) and no
 /// `exclude` glob. A glob without `/` matches a file's (or folder's) name; one with `/` matches its path
 /// relative to the folder named, `*` and `**` crossing folders. Excluded folders are not entered, hidden files
-/// and folders (`.git`) are skipped, symbolic links to folders are not followed. Files are listed in byte order
-/// of their paths so every run reads and reports them in the same order. A file named on the command line is
-/// always read.
+/// and folders (`.git`) are skipped, symbolic links to folders are not followed (so a loop of links ends), links
+/// that lead nowhere are listed (their reading says why it fails), FIFOs, sockets and devices are skipped. Files
+/// are listed in byte order of their paths so every run reads and reports them in the same order. A file named on
+/// the command line is always read (a FIFO too: it is read until its writer closes it).
 public struct InputCollector: Sendable {
     public static let defaultIncludes = ["*.log", "*.txt", "*.ndjson", "*.syslog", "*.out", "*.gz"]
 
@@ -62,13 +63,20 @@ public struct InputCollector: Sendable {
             if name.hasPrefix(".") { continue }
             var info = stat()
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            // lstat: a link to a folder is not followed (no loops); a link to a file is read like a file.
+            // lstat: a link to a folder is not followed (no loops); a link to a file is read like a file. A link
+            // that leads nowhere (dangling, or a loop of links) is kept as a file when its name is a capture's, so
+            // reading it reports why ("Too many levels of symbolic links") instead of the file silently missing.
             guard lstat(path, &info) == 0 else { continue }
             var kind = info.st_mode & S_IFMT
             if kind == S_IFLNK {
-                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                kind = S_IFREG
+                if stat(path, &info) != 0 {
+                    kind = S_IFREG
+                } else {
+                    guard (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                    kind = S_IFREG
+                }
             }
+            // FIFOs, sockets and devices inside a folder are skipped: reading one could wait forever.
             if kind == S_IFDIR || kind == S_IFREG { entries.append((name, kind == S_IFDIR)) }
         }
         for entry in entries {

@@ -24,6 +24,8 @@ extension ProcessTimeline {
     /// The findings decided when this incarnation's clock (µs since the epoch; nil when it has no time) is `clock`.
     func liveView(clock: Int64?) -> LiveView {
         var view = LiveView()
+        // An incarnation without a lifecycle event has decided nothing.
+        guard let life = made else { return view }
         var episodes: [Episode] = []
         var held: [Episode] = []
         func collect(_ detector: ScenarioDetector, scene: String?) {
@@ -38,17 +40,17 @@ extension ProcessTimeline {
             }
             episodes += lane
         }
-        collect(detector, scene: nil)
-        var violations = machine.violations + otherViolations
-        for key in sceneOrder {
-            guard let lane = scenes[key] else { continue }
+        collect(life.detector, scene: nil)
+        var violations = life.machine.violations + life.otherViolations
+        for key in life.sceneOrder {
+            guard let lane = life.scenes[key] else { continue }
             collect(lane.detector, scene: key)
             violations += lane.machine.violations
         }
         view.episodes = judged(episodes).sorted(by: Episode.inOrder)
         view.held = judged(held)
         view.violations = violations.sorted { $0.line < $1.line }
-        guard var launch = launch.report(process: name, options: options) else { return view }
+        guard var launch = life.launch.report(process: name, options: options) else { return view }
         if launch.endLine != nil {
             view.launch = launch
         } else if !launch.excluded, let start = launch.start?.instantMicros, let clock {

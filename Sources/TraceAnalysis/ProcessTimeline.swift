@@ -1,4 +1,8 @@
 /// One process incarnation (name + pid) of one input, followed line by line.
+///
+/// A system log names thousands of processes that never log a lifecycle event; each costs only the fields kept
+/// for every record (lines, times, clock anomalies). The state machines, detectors and launch tracker
+/// (``Lifecycle``) are made on the incarnation's first lifecycle event or exit line.
 final class ProcessTimeline {
     let name: String
     /// Whether the input's analysis holds this as the current incarnation of its name (kept by its
@@ -15,36 +19,60 @@ final class ProcessTimeline {
     private(set) var clockAnomalies: [ClockAnomaly] = []
     private(set) var clockAnomalyCount = 0
     private var lastTimedLine: Int
-    // Read by the live view (ProcessTimeline+Live.swift).
-    private(set) var machine: LifecycleStateMachine
-    private(set) var detector: ScenarioDetector
-    private(set) var launch: LaunchTracker
-    let options: AnalysisOptions
-    /// Told of every change that can change a finding, in live mode only (nil in a batch: one nil check per event).
-    private let tracking: LiveTracking?
+    /// The options, shared by every incarnation of the input.
+    private let shared: Shared
+    var options: AnalysisOptions { shared.options }
+    /// The lifecycle part; nil until the first event or exit line (then ``hasEvents`` is true too).
+    private(set) var made: Lifecycle?
+    /// ``Lifecycle/detectorBeforeInferredKill`` is set: tested on every record without reaching into ``made``.
+    private var hasSavedDetector = false
+    /// A Mac app (it logged an AppKit-only callback or spelling): no background, and no willTerminate is no kill
+    /// (macOS ends apps by sudden termination).
+    var isAppKit = false
+
+    /// What every incarnation of one input shares.
+    final class Shared {
+        let options: AnalysisOptions
+        /// Told of every change that can change a finding, in live mode only (nil in a batch: one nil check per
+        /// event).
+        let tracking: LiveTracking?
+        init(options: AnalysisOptions, tracking: LiveTracking? = nil) {
+            self.options = options
+            self.tracking = tracking
+        }
+    }
+
+    private var tracking: LiveTracking? { shared.tracking }
     /// Live mode (LiveTracking): how far behind the latest timestamp its last timed record was (µs), and the latest
     /// clock its view was computed with.
     var liveLag: Int64 = 0
     var liveClockSeen: Int64?
-    /// The detector as it was before an inferred kill, so the kill can be taken back if the pid logs again.
-    private var detectorBeforeInferredKill: ScenarioDetector? {
-        didSet { hasSavedDetector = detectorBeforeInferredKill != nil }
+
+    /// The state an incarnation with lifecycle events carries: the app delegate's machine and detector, the launch,
+    /// the scenes, the exit and rule 8.
+    final class Lifecycle {
+        var machine: LifecycleStateMachine
+        var detector: ScenarioDetector
+        var launch: LaunchTracker
+        /// The detector as it was before an inferred kill, so the kill can be taken back if the pid logs again.
+        var detectorBeforeInferredKill: ScenarioDetector?
+        /// How the process ended, when a line of the debugger or the system said so.
+        var exit: ProcessExit?
+        /// One lane per scene (keyed by the identity the log gives, `""` when it gives none), in order of appearance.
+        var scenes: [String: SceneLane] = [:]
+        var sceneOrder: [String] = []
+        /// The first app-delegate foreground callback and the first scene callback, for rule 8 (raised once).
+        var firstAppForeground: EventOccurrence?
+        var firstSceneCallback: EventOccurrence?
+        var mixedReported = false
+        var otherViolations: [Violation] = []
+
+        init(input: String, options: AnalysisOptions, start: ScenarioDetector.Mark) {
+            machine = LifecycleStateMachine(input: input)
+            detector = ScenarioDetector(options: options)
+            launch = LaunchTracker(processStart: start)
+        }
     }
-    /// ``detectorBeforeInferredKill`` is set: tested on every record without copying the detector out.
-    private var hasSavedDetector = false
-    /// How the process ended, when a line of the debugger or the system said so.
-    private(set) var exit: ProcessExit?
-    /// One lane per scene (keyed by the identity the log gives, `""` when it gives none), in order of appearance.
-    private(set) var scenes: [String: SceneLane] = [:]
-    private(set) var sceneOrder: [String] = []
-    /// The first app-delegate foreground callback and the first scene callback, for rule 8 (raised once).
-    private var firstAppForeground: EventOccurrence?
-    private var firstSceneCallback: EventOccurrence?
-    private var mixedReported = false
-    private(set) var otherViolations: [Violation] = []
-    /// A Mac app (it logged an AppKit-only callback or spelling): no background, and no willTerminate is no kill
-    /// (macOS ends apps by sudden termination).
-    var isAppKit = false
 
     /// A scene's own machine and detector.
     struct SceneLane {
@@ -53,10 +81,7 @@ final class ProcessTimeline {
         let start: ScenarioDetector.Mark
     }
 
-    init(
-        name: String, pid: Int, input: String, line: Int, time: Timestamp?, options: AnalysisOptions,
-        tracking: LiveTracking? = nil
-    ) {
+    init(name: String, pid: Int, input: String, line: Int, time: Timestamp?, shared: Shared) {
         self.name = name
         self.pid = pid
         self.input = input
@@ -65,20 +90,40 @@ final class ProcessTimeline {
         self.lastLine = line
         self.lastTime = time
         self.lastTimedLine = line
-        self.options = options
-        self.tracking = tracking
-        self.machine = LifecycleStateMachine(input: input)
-        self.detector = ScenarioDetector(options: options)
-        self.launch = LaunchTracker(processStart: ScenarioDetector.Mark(line: line, time: time))
+        self.shared = shared
+    }
+
+    convenience init(name: String, pid: Int, input: String, line: Int, time: Timestamp?, options: AnalysisOptions) {
+        self.init(name: name, pid: pid, input: input, line: line, time: time, shared: Shared(options: options))
+    }
+
+    /// The lifecycle part, made on first use (it starts where the incarnation's first line is, as it would have
+    /// had it been made with the incarnation).
+    private var life: Lifecycle {
+        if let made { return made }
+        let life = Lifecycle(
+            input: input, options: options, start: ScenarioDetector.Mark(line: firstLine, time: firstTime))
+        made = life
+        return life
+    }
+
+    /// How the process ended, when a line of the debugger or the system said so.
+    var exit: ProcessExit? { made?.exit }
+
+    /// Keeps (or drops) the detector an inferred kill can be taken back to.
+    private func saveDetector(_ detector: ScenarioDetector?) {
+        life.detectorBeforeInferredKill = detector
+        hasSavedDetector = detector != nil
     }
 
     /// The state a kill is judged by: the app delegate's, or for a scene-based app the most visible scene's (the
     /// app delegate of a scene-based app never hears foreground or background callbacks).
     var state: AppState {
-        guard !scenes.isEmpty, machine.state != .terminated else { return machine.state }
+        guard let made else { return .unknown }
+        guard !made.scenes.isEmpty, made.machine.state != .terminated else { return made.machine.state }
         let ranked: [AppState] = [.active, .inactive, .launching, .background, .notRunning]
-        let states = scenes.values.map(\.machine.state)
-        return ranked.first(where: states.contains) ?? machine.state
+        let states = made.scenes.values.map(\.machine.state)
+        return ranked.first(where: states.contains) ?? made.machine.state
     }
     var hasEvents: Bool { !events.isEmpty }
     var displayName: String { ProcessReport.displayName(name: name, pid: pid) }
@@ -107,10 +152,10 @@ final class ProcessTimeline {
             lastTime = time
             lastTimedLine = line
         }
-        if hasSavedDetector, let saved = detectorBeforeInferredKill {
+        if hasSavedDetector, let made, let saved = made.detectorBeforeInferredKill {
             // The pid logs again: it was not killed after all (two processes of one name interleave).
-            detector = saved
-            detectorBeforeInferredKill = nil
+            made.detector = saved
+            saveDetector(nil)
             tracking?.changed(self)
         }
         return anomaly
@@ -119,6 +164,7 @@ final class ProcessTimeline {
     /// A recognised event on the record at `line`; `scene` is the scene's identity for scene callbacks (`""` when
     /// the log does not give it).
     func handle(_ occurrence: EventOccurrence, scene: String? = nil) {
+        let life = self.life
         let event = occurrence.event
         checkMixedCallbacks(occurrence)
         var sceneKey: String? = nil
@@ -126,45 +172,46 @@ final class ProcessTimeline {
         case .scene, .swiftUI:
             let key = scene ?? ""
             sceneKey = key
-            if machine.state == .terminated {
-                _ = machine.apply(occurrence)  // rule 7
+            if life.machine.state == .terminated {
+                _ = life.machine.apply(occurrence)  // rule 7
                 break
             }
             var lane =
-                scenes[key]
+                life.scenes[key]
                 ?? SceneLane(
                     machine: LifecycleStateMachine(input: input, lane: .scene),
                     detector: ScenarioDetector(options: options),
-                    start: scenes.isEmpty
+                    start: life.scenes.isEmpty
                         ? ScenarioDetector.Mark(line: firstLine, time: firstTime) : ScenarioDetector.Mark(occurrence))
-            if scenes[key] == nil { sceneOrder.append(key) }
+            if life.scenes[key] == nil { life.sceneOrder.append(key) }
             if let step = lane.machine.apply(occurrence) { lane.detector.handle(step, processStart: lane.start) }
-            scenes[key] = lane
+            life.scenes[key] = lane
         default:
-            if let step = machine.apply(occurrence) {
-                detector.handle(step, processStart: ScenarioDetector.Mark(line: firstLine, time: firstTime))
-            } else if machine.state != .terminated, event == .didReceiveMemoryWarning {
-                detector.memoryWarning(occurrence)
+            if let step = life.machine.apply(occurrence) {
+                life.detector.handle(step, processStart: ScenarioDetector.Mark(line: firstLine, time: firstTime))
+            } else if life.machine.state != .terminated, event == .didReceiveMemoryWarning {
+                life.detector.memoryWarning(occurrence)
             }
         }
-        launch.observe(occurrence)
+        life.launch.observe(occurrence)
         events.append(
             TimelineEvent(
                 event: event, line: occurrence.line, time: occurrence.time,
-                state: sceneKey.flatMap { scenes[$0]?.machine.state } ?? machine.state, scene: sceneKey))
+                state: sceneKey.flatMap { life.scenes[$0]?.machine.state } ?? life.machine.state, scene: sceneKey))
         tracking?.changed(self)
     }
 
     /// Rule 8: app-delegate foreground/background callbacks and scene callbacks in one process.
     private func checkMixedCallbacks(_ occurrence: EventOccurrence) {
-        guard !mixedReported else { return }
+        let life = self.life
+        guard !life.mixedReported else { return }
         let event = occurrence.event
-        if event.isAppForegroundCallback, firstAppForeground == nil { firstAppForeground = occurrence }
-        if event.family == .scene, firstSceneCallback == nil { firstSceneCallback = occurrence }
-        guard let app = firstAppForeground, let scene = firstSceneCallback else { return }
-        mixedReported = true
+        if event.isAppForegroundCallback, life.firstAppForeground == nil { life.firstAppForeground = occurrence }
+        if event.family == .scene, life.firstSceneCallback == nil { life.firstSceneCallback = occurrence }
+        guard let app = life.firstAppForeground, let scene = life.firstSceneCallback else { return }
+        life.mixedReported = true
         let earlier = app.line < scene.line ? app : scene
-        otherViolations.append(
+        life.otherViolations.append(
             Violation(
                 .appAndSceneCallbacksMixed, at: occurrence, input: input, before: state,
                 expected:
@@ -175,17 +222,19 @@ final class ProcessTimeline {
     /// A line of the debugger or the system says this incarnation ended. The first such line counts; a kill is
     /// reported unless willTerminate was logged (then the evidence only explains the exit).
     func exited(_ occurrence: EventOccurrence, exit: ProcessExit) {
+        let life = self.life
         events.append(
-            TimelineEvent(event: occurrence.event, line: occurrence.line, time: occurrence.time, state: machine.state))
+            TimelineEvent(
+                event: occurrence.event, line: occurrence.line, time: occurrence.time, state: life.machine.state))
         tracking?.changed(self)
-        guard self.exit == nil else { return }
-        self.exit = exit
-        if let saved = detectorBeforeInferredKill {
-            detector = saved  // the evidence replaces the kill inferred from a successor
-            detectorBeforeInferredKill = nil
+        guard life.exit == nil else { return }
+        life.exit = exit
+        if let saved = life.detectorBeforeInferredKill {
+            life.detector = saved  // the evidence replaces the kill inferred from a successor
+            saveDetector(nil)
         }
-        guard machine.state != .terminated else { return }
-        detector.exited(
+        guard life.machine.state != .terminated else { return }
+        life.detector.exited(
             state: state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
             end: ScenarioDetector.Mark(occurrence), evidence: exit.summary)
     }
@@ -195,18 +244,21 @@ final class ProcessTimeline {
     /// A successor whose first line is earlier in time than this one's last line (a capture pasted out of time
     /// order, as in the corpus's multi-run blog post) is no evidence of a kill, so nothing is inferred.
     func replaced(by successor: ProcessTimeline) {
-        if exit != nil || isAppKit { return }  // the exit evidence already ended it; a Mac app may just quit
+        // Without a lifecycle event there is nothing to end: the kill would be taken back by the incarnation's next
+        // record or exit line, the only ways it can get an event, so it is not inferred at all.
+        guard let made else { return }
+        if made.exit != nil || isAppKit { return }  // the exit evidence already ended it; a Mac app may just quit
         if let last = lastTime, let next = successor.firstTime, next < last { return }
         tracking?.changed(self)
-        detectorBeforeInferredKill = detector
-        detector.killed(
+        saveDetector(made.detector)
+        made.detector.killed(
             state: state, lastRecord: ScenarioDetector.Mark(line: lastLine, time: lastTime),
             successor: ScenarioDetector.Mark(line: successor.firstLine, time: successor.firstTime),
             successorName: successor.displayName)
     }
 
-    /// What the report makes of the detectors' episodes: on a Mac, focus changes are app switches; timed resumes
-    /// are judged against their budget.
+    /// The episodes as the report gives them: a Mac app's interruptions are app switches, and each resume is
+    /// judged against its budget. Live mode judges its view the same way.
     func judged(_ episodes: [Episode]) -> [Episode] {
         var episodes = episodes
         if isAppKit {
@@ -220,7 +272,7 @@ final class ProcessTimeline {
         }
         let resumeBudget = options.resumeBudget(for: name)
         for index in episodes.indices where episodes[index].scenario == .returnToForeground {
-            // A resume that ends before it starts (the clock went backwards) measured nothing.
+            // A resume the clock went back during cannot be judged either.
             guard let duration = episodes[index].durationMs, duration >= 0, let start = episodes[index].start,
                 let end = episodes[index].end, Budget.tooCoarse(duration, resumeBudget, start, end) == nil
             else { continue }
@@ -232,16 +284,17 @@ final class ProcessTimeline {
 
     /// The end of the input.
     func report() -> ProcessReport {
-        var finishedMachine = machine
+        let life = self.life
+        var finishedMachine = life.machine
         finishedMachine.finish()
-        var finishedDetector = detector
-        let ended = detectorBeforeInferredKill != nil || (exit != nil && machine.state != .terminated)
+        var finishedDetector = life.detector
+        let ended = life.detectorBeforeInferredKill != nil || (life.exit != nil && life.machine.state != .terminated)
         let lastRecord = ScenarioDetector.Mark(line: lastLine, time: lastTime)
-        if detectorBeforeInferredKill == nil { finishedDetector.finish(lastRecord: lastRecord) }
+        if life.detectorBeforeInferredKill == nil { finishedDetector.finish(lastRecord: lastRecord) }
         var episodes = finishedDetector.episodes
-        var violations = finishedMachine.violations + otherViolations
-        for key in sceneOrder {
-            guard var lane = scenes[key] else { continue }
+        var violations = finishedMachine.violations + life.otherViolations
+        for key in life.sceneOrder {
+            guard var lane = life.scenes[key] else { continue }
             lane.machine.finish()
             violations += lane.machine.violations
             // A process that ended leaves its scenes where they were: nothing is pending any more.
@@ -256,9 +309,9 @@ final class ProcessTimeline {
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: state,
-            launch: launch.report(process: name, options: options),
+            launch: life.launch.report(process: name, options: options),
             episodes: episodes.sorted(by: Episode.inOrder),
             violations: violations.sorted { $0.line < $1.line }, events: events,
-            clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: exit)
+            clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: life.exit)
     }
 }

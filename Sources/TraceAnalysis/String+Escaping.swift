@@ -33,4 +33,15 @@ extension String {
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
+
+    /// The bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069): invisible, they
+    /// reorder how the text after them is shown ("Trojan Source"), so a process name holding U+202E could make a
+    /// report line read backwards. The marks (LRM, RLM, ALM) only nudge neutral characters and stay.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// What log text never reaches a report for people as it is: control characters (ANSI escapes included) and
+    /// bidi controls. Each escaper writes them as visible escapes (``visibleEscape(_:)``).
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) || isBidiControl(scalar) }
 }

@@ -1,7 +1,7 @@
 extension String {
     /// The text made safe anywhere in an HTML (or inline SVG) page, in element content as in quoted attribute
     /// values: `&`, `<`, `>`, `"` and `'` become character references, and control characters other than line
-    /// feeds and tabs (ANSI escapes included) the visible escapes ``Sanitizer`` writes.
+    /// feeds and tabs (ANSI escapes included) and bidi controls the visible escapes ``Sanitizer`` writes.
     var htmlEscaped: String {
         guard
             unicodeScalars.contains(where: {
@@ -22,6 +22,6 @@ extension String {
     }
 
     private static func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
-        isControl(scalar) && scalar != "\n" && scalar != "\t"
+        isHidden(scalar) && scalar != "\n" && scalar != "\t"
     }
 }

@@ -2,13 +2,24 @@ extension String {
     /// Log-derived text made inert in GitHub-flavoured Markdown, inline or in a table cell.
     ///
     /// Characters that open inline markup (`\` `` ` `` `*` `_` `[` `]` `<` `>` `~` `&` `$`) and the table's `|`
-    /// are backslash-escaped, which CommonMark allows for any ASCII punctuation; control characters become visible
-    /// `\u{1b}` escapes (a line feed would end a table row). `@name` and `#123` get an empty HTML comment after the
-    /// sign, so a process name cannot mention a person or link an issue in a pull-request comment.
+    /// are backslash-escaped, which CommonMark allows for any ASCII punctuation; control and bidi characters become
+    /// visible `\u{1b}` escapes (a line feed would end a table row). `@name` and `#123` get an empty HTML comment
+    /// after the sign, so a process name cannot mention a person or link an issue in a pull-request comment; so do
+    /// the `://` of a URL and the `www.` of a host name, which GitHub would turn into links with no markup at all.
+    /// Log text never starts a line of a report, so it cannot open a heading, a list or a quote either.
     var markdownEscaped: String {
         var out = ""
         out.reserveCapacity(utf8.count)
         let scalars = Array(unicodeScalars)
+        func follows(_ text: String, at index: Int) -> Bool {
+            var position = index
+            for expected in text.unicodeScalars {
+                guard position < scalars.count, scalars[position].properties.lowercaseMapping == String(expected)
+                else { return false }
+                position += 1
+            }
+            return true
+        }
         for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "$":
@@ -18,7 +29,12 @@ extension String {
                 out.unicodeScalars.append(scalar)
                 let next = index + 1 < scalars.count ? scalars[index + 1] : " "
                 if next.properties.isAlphabetic || ("0"..."9").contains(next) { out += "<!-- -->" }
-            case _ where String.isControl(scalar):
+            case ":" where follows("//", at: index + 1):
+                out += ":<!-- -->"
+            case _ where (scalar == "w" || scalar == "W") && follows("ww.", at: index + 1):
+                out.unicodeScalars.append(scalar)
+                out += "<!-- -->"
+            case _ where String.isHidden(scalar):
                 // The backslash of `\u{1b}` escaped, so Markdown shows it.
                 out += "\\" + String.visibleEscape(scalar)
             default:

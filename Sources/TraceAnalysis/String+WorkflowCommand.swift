@@ -15,8 +15,9 @@ extension String {
             case "\n": return "%0A"
             case ":" where property: return "%3A"
             case "," where property: return "%2C"
-            // Other control characters (an ANSI escape would colour the log) are shown as visible escapes.
-            case _ where String.isControl(scalar): return String.visibleEscape(scalar)
+            // Other control characters (an ANSI escape would colour the log) and bidi controls are shown as visible
+            // escapes.
+            case _ where String.isHidden(scalar): return String.visibleEscape(scalar)
             default: return nil
             }
         }

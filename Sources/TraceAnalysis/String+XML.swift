@@ -25,9 +25,9 @@ extension String {
     }
 
     /// C0 controls other than tab, line feed and carriage return, and U+FFFE and U+FFFF, are not XML 1.0
-    /// characters; DEL and the C1 controls are allowed but invisible, so they are shown the same way.
+    /// characters; DEL, the C1 controls and the bidi controls are allowed but invisible, so they are shown the same
+    /// way.
     private static func isXMLForbiddenOrControl(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xFFFE || value == 0xFFFF
+        isHidden(scalar) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 }

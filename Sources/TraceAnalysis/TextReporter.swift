@@ -189,7 +189,8 @@ public struct TextReporter: Sendable {
         if let duration = episode.durationMs { out += " " + DurationFormat.text(duration) }
         while out.last == " " { out.removeLast() }
         out += "\n"
-        out += dim("        \(episode.evidence) — \(episode.causes.joined(separator: "; "))") + "\n"
+        // The evidence quotes log text (an exit line, a successor's name).
+        out += dim("        \(Sanitizer.terminal(episode.evidence)) — \(episode.causes.joined(separator: "; "))") + "\n"
         return out
     }
 
@@ -281,10 +282,12 @@ extension String {
     }
 }
 
-/// Makes log text safe to show: control characters (ANSI escapes included) become visible escapes.
+/// Makes log text safe to show on a terminal: control characters (ANSI escapes, carriage returns, C1 controls)
+/// and bidi controls become visible escapes (`\u{1b}`, `\u{202e}`), so a log can neither drive the terminal nor
+/// reorder what it shows.
 public enum Sanitizer {
     public static func terminal(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: String.isControl) else { return text }
-        return text.replacingScalars { String.isControl($0) ? String.visibleEscape($0) : nil }
+        guard text.unicodeScalars.contains(where: String.isHidden) else { return text }
+        return text.replacingScalars { String.isHidden($0) ? String.visibleEscape($0) : nil }
     }
 }

@@ -84,6 +84,15 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     // MARK: Calendar arithmetic (proleptic Gregorian, Howard Hinnant's algorithms)
 
     /// Days since 1970-01-01 for a civil date.
+    /// Days in `month` (1–12) of `year` (proleptic Gregorian).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     public static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400

@@ -155,9 +155,10 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
             let day = cursor.digits(2)
         else { return nil }
         guard cursor.skip(UInt8(ascii: " ")) || cursor.skip(UInt8(ascii: "T")) else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), let seconds = parseSecondOfDay(&cursor) else {
-            return nil
-        }
+        // An impossible date (2023-02-29, 2024-04-31) is no time at all, not a day of the next month.
+        guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
+            let seconds = parseSecondOfDay(&cursor)
+        else { return nil }
         return Timestamp.days(year: year, month: month, day: day) * 86_400 + seconds
     }
 

@@ -214,7 +214,7 @@ struct AnalysisArguments: ParsableArguments {
             if let error = input.error { Terminal.warn(String(describing: error)) }
         }
         if report.failedInputs.count < report.inputs.count, report.lifecycleEventCount == 0 {
-            let names = report.inputs.filter { $0.error == nil }.map(\.name)
+            let names = report.inputs.filter { $0.error == nil }.map { $0.bytes == 0 ? "\($0.name) (empty)" : $0.name }
             Terminal.warn(String(describing: TraceAnalyzeError.noLifecycleEvents(inputs: names)))
         }
         return (report, config)

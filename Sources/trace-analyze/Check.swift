@@ -48,9 +48,8 @@ struct Check: ParsableCommand {
         } catch {
             throw ValidationError(String(describing: error))
         }
-        var outputs = ReportOutputs()
-        outputs.reports = reports
-        _ = try outputs.extraReports()
+        // Checked before any input is read. (A `ReportOutputs` made here would have no parsed options to read.)
+        _ = try ReportOutputs.parse(reports)
         var accepted: Baseline?
         if let baseline {
             do {
@@ -61,11 +60,10 @@ struct Check: ParsableCommand {
             }
         }
         let (report, _) = try analysis.analyze()
-        try outputs.writeExtra(report)
+        try ReportOutputs.writeExtra(report, reports: reports)
         let result = CheckResult(
             report: report, baseline: accepted, baselineFile: baseline, tolerance: tolerance, expectation: expectation)
-        let destination = try Terminal.Destination(path: nil)
-        try destination.write(Array(result.text(color: Terminal.wantsColor("auto")).utf8))
+        try Terminal.print(result.text(color: Terminal.wantsColor("auto")))
         throw ExitCode(result.status.rawValue)
     }
 }
@@ -117,7 +115,6 @@ struct ConfigCommand: ParsableCommand {
         guard effective else { throw ValidationError("say what to print: `trace-analyze config --effective`") }
         let config = try analysis.configuration.load()
         let options = try analysis.options(config)
-        let destination = try Terminal.Destination(path: nil)
-        try destination.write(Array(config.effectiveYAML(options: options).utf8))
+        try Terminal.print(config.effectiveYAML(options: options))
     }
 }

@@ -13,8 +13,6 @@ struct Formats: ParsableCommand {
         let text = FormatListing.render(
             formats: config.allFormats, prefixes: config.allPrefixes, userFormats: Set(config.formats.map(\.id)),
             userPrefixes: Set(config.prefixes.map(\.id)), configFile: config.file)
-        let destination = try Terminal.Destination(path: nil)
-        defer { destination.close() }
-        try destination.write(Array(text.utf8))
+        try Terminal.print(text)
     }
 }

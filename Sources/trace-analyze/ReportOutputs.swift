@@ -35,7 +35,10 @@ struct ReportOutputs: ParsableArguments {
     var events = false
 
     /// The extra reports, checked before any input is read.
-    func extraReports() throws -> [(ReportFormat, String)] {
+    func extraReports() throws -> [(ReportFormat, String)] { try Self.parse(reports) }
+
+    /// `FORMAT=PATH` values of `--report`, checked.
+    static func parse(_ reports: [String]) throws -> [(ReportFormat, String)] {
         try reports.map { value in
             guard let equals = value.firstIndex(of: "="), let format = ReportFormat(rawValue: String(value[..<equals])),
                 equals < value.index(before: value.endIndex)
@@ -48,33 +51,47 @@ struct ReportOutputs: ParsableArguments {
         }
     }
 
-    /// Writes every report (rendered on up to `jobs` threads); a report that cannot be written ends the run with
-    /// exit code 2.
+    /// Writes every report (rendered on up to `jobs` threads). Each is tried whatever became of the others: one
+    /// that cannot be written is named on standard error and ends the run with exit code 2 once the others are
+    /// written; a reader of standard output that went away (`| head`) stops that report quietly.
     func write(_ report: AnalysisReport, jobs: Int = 1) throws {
         let extra = try extraReports()
-        do {
-            try write(report, format, to: output, jobs: jobs)
-            for (format, path) in extra { try write(report, format, to: path, jobs: jobs) }
-        } catch {
-            Terminal.warn(String(describing: error))
-            throw ExitCode(ExitStatus.inputProblem.rawValue)
+        let colour = Terminal.wantsColor(color.rawValue)
+        try Self.writeEach([(format, output)] + extra.map { ($0.0, $0.1) }) { format, path in
+            try Self.write(report, format, to: path, color: path == nil && colour, showEvents: events, jobs: jobs)
         }
     }
 
-    /// Writes only the `--report` files (commands whose standard output is their own).
-    func writeExtra(_ report: AnalysisReport) throws {
-        do {
-            for (format, path) in try extraReports() { try write(report, format, to: path) }
-        } catch let error as TraceAnalyzeError {
-            Terminal.warn(String(describing: error))
-            throw ExitCode(ExitStatus.inputProblem.rawValue)
+    /// Writes only `--report` files, for commands whose standard output is their own (`check`): like
+    /// ``write(_:jobs:)``, in the reports' plain forms.
+    static func writeExtra(_ report: AnalysisReport, reports: [String]) throws {
+        try writeEach(try parse(reports).map { ($0.0, $0.1) }) { format, path in
+            try write(report, format, to: path, color: false, showEvents: false, jobs: 1)
         }
     }
 
-    private func write(_ report: AnalysisReport, _ format: ReportFormat, to path: String?, jobs: Int = 1) throws {
+    private static func writeEach(
+        _ outputs: [(ReportFormat, String?)], _ write: (ReportFormat, String?) throws -> Void
+    ) throws {
+        var failed = false
+        for (format, path) in outputs {
+            do {
+                try write(format, path)
+            } catch is Terminal.ReaderGone {
+                continue
+            } catch {
+                Terminal.warn(String(describing: error))
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(ExitStatus.inputProblem.rawValue) }
+    }
+
+    private static func write(
+        _ report: AnalysisReport, _ format: ReportFormat, to path: String?, color: Bool, showEvents: Bool, jobs: Int
+    ) throws {
         let destination = try Terminal.Destination(path: path)
         defer { destination.close() }
-        let colour = path == nil && Terminal.wantsColor(color.rawValue)
-        try format.write(report, color: colour, showEvents: events, jobs: jobs, to: destination.write)
+        try format.write(report, color: color, showEvents: showEvents, jobs: jobs, to: destination.write)
     }
 }

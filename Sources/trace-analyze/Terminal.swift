@@ -1,3 +1,4 @@
+import ArgumentParser
 import TraceAnalysis
 
 #if canImport(Glibc)
@@ -8,17 +9,22 @@ import TraceAnalysis
 
 /// Standard streams, colour decisions and output files.
 enum Terminal {
-    /// A message on standard error, prefixed with the tool's name.
+    /// A message on standard error, prefixed with the tool's name. File names and log text in it are shown
+    /// with their control characters as visible escapes: a message is one line and cannot drive the terminal.
     static func warn(_ message: String) {
-        let bytes = Array("trace-analyze: \(message)\n".utf8)
+        let bytes = Array("trace-analyze: \(Sanitizer.terminal(message))\n".utf8)
         _ = bytes.withUnsafeBytes { Output.writeAll($0, to: 2) }
     }
 
     /// A line of information on standard error (not prefixed: it is not a warning).
     static func say(_ message: String) {
-        let bytes = Array("\(message)\n".utf8)
+        let bytes = Array("\(Sanitizer.terminal(message))\n".utf8)
         _ = bytes.withUnsafeBytes { Output.writeAll($0, to: 2) }
     }
+
+    /// Standard output's reader went away (`trace-analyze big.log | head -1`): nothing more can be written there.
+    /// Not a failure: the run goes on to its other outputs and ends with the exit code of its findings.
+    struct ReaderGone: Error {}
 
     /// Where the report goes: standard output, or the file named with `--output`.
     struct Destination {
@@ -28,6 +34,9 @@ enum Terminal {
         init(path: String?) throws {
             self.path = path
             guard let path else {
+                if Terminal.standardOutputWasClosed {
+                    throw TraceAnalyzeError.cannotWrite(path: "standard output", reason: "it is closed")
+                }
                 // A reader that went away (`| head`) must end the program quietly, not kill it with SIGPIPE.
                 signal(SIGPIPE, SIG_IGN)
                 self.fd = 1
@@ -40,9 +49,11 @@ enum Terminal {
             self.fd = fd
         }
 
+        /// Writes every byte; throws ``ReaderGone`` when standard output's reader has gone, `cannotWrite` naming
+        /// the path on any other failure.
         func write(_ bytes: [UInt8]) throws {
             guard !bytes.withUnsafeBytes({ Output.writeAll($0, to: fd) }) else { return }
-            if path == nil, errno == EPIPE { exit(0) }
+            if path == nil, errno == EPIPE { throw ReaderGone() }
             let reason = String(cString: strerror(errno))
             throw TraceAnalyzeError.cannotWrite(path: path ?? "standard output", reason: reason)
         }
@@ -51,6 +62,38 @@ enum Terminal {
             if path != nil { _ = systemClose(fd) }
         }
     }
+
+    /// Prints a command's text on standard output; a reader that went away ends the printing quietly, any other
+    /// failure is named and ends the run with exit code 2.
+    static func print(_ text: String) throws {
+        do {
+            try Destination(path: nil).write(Array(text.utf8))
+        } catch is ReaderGone {
+            return
+        } catch {
+            warn(String(describing: error))
+            throw ExitCode(ExitStatus.inputProblem.rawValue)
+        }
+    }
+
+    /// Makes sure descriptors 0, 1 and 2 are open before any file is: were one closed (`trace-analyze x.log 2>&-`),
+    /// the next file opened (an input, a `--report` file) would take its number, and warnings or the report would
+    /// land in it. A closed one is opened on /dev/null; a closed standard output is remembered, so writing the
+    /// report there fails with a message instead of vanishing.
+    static func guardStandardStreams() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != fd {
+                _ = dup2(opened, fd)
+                _ = systemClose(opened)
+            }
+            if fd == 1 { standardOutputWasClosed = true }
+        }
+    }
+
+    /// Standard output was closed when the program started (set by ``guardStandardStreams()`` before any thread
+    /// starts, read only after).
+    nonisolated(unsafe) static var standardOutputWasClosed = false
 
     /// Colour only on a terminal, never when NO_COLOR is set (https://no-color.org), unless forced.
     static func wantsColor(_ mode: String) -> Bool {

@@ -29,4 +29,9 @@ struct TraceAnalyzeCommand: ParsableCommand {
         ],
         defaultSubcommand: Analyze.self
     )
+
+    static func main() {
+        Terminal.guardStandardStreams()
+        main(nil)
+    }
 }

@@ -12,8 +12,6 @@ struct VocabularyCommand: ParsableCommand {
     func run() throws {
         let config = try configuration.load()
         let text = VocabularyListing.render(config.allVocabulary, configFile: config.file)
-        let destination = try Terminal.Destination(path: nil)
-        defer { destination.close() }
-        try destination.write(Array(text.utf8))
+        try Terminal.print(text)
     }
 }

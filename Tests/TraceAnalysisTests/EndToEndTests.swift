@@ -121,13 +121,20 @@ extension EndToEndTests {
     }
 
     @Test func aReaderThatStopsEarlyEndsTheRunQuietly() throws {
-        // A capture whose report is far bigger than a pipe's buffer, so the tool really meets EPIPE.
+        // A capture whose report is far bigger than a pipe's buffer, so the tool really meets EPIPE. The run still
+        // writes its other reports and ends with the exit code of its findings, as if its reader had read it all.
         let generator = TestSupport.binary.deletingLastPathComponent().appendingPathComponent("generate-capture")
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(getpid()).log")
-        defer { try? FileManager.default.removeItem(at: capture) }
+        let extra = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(getpid()).md")
+        defer {
+            try? FileManager.default.removeItem(at: capture)
+            try? FileManager.default.removeItem(at: extra)
+        }
         let script = """
             '\(generator.path)' --size 3MB --output '\(capture.path)' || exit 99
-            '\(TestSupport.binary.path)' --format json '\(capture.path)' | head -c 10 > /dev/null
+            '\(TestSupport.binary.path)' --format json '\(capture.path)' > /dev/null
+            echo "whole ${PIPESTATUS[0]}"
+            '\(TestSupport.binary.path)' --format json '\(capture.path)' --report markdown='\(extra.path)' | head -c 10 > /dev/null
             echo "status ${PIPESTATUS[0]}"
             """
         let process = Process()
@@ -141,8 +148,11 @@ extension EndToEndTests {
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(stdout == "status 0\n", "\(stderr)")
+        let lines = stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("whole "), "\(stdout) \(stderr)")
+        #expect(lines.last == "status " + (lines.first?.dropFirst("whole ".count) ?? ""), "\(stdout)")
         #expect(stderr.isEmpty)
+        #expect(try String(contentsOf: extra, encoding: .utf8).hasPrefix("## "))
     }
 
     @Test func formatsListsEveryFormatAndPrefixWithASample() throws {
