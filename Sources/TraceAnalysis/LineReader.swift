@@ -137,6 +137,13 @@ public struct LineReader: ~Copyable {
                 let newline = buffer.distance(to: found)
                 if skipping {
                     skipping = false
+                } else if newline - start > maximumLineLength,
+                    newline - start - (buffer.load(fromByteOffset: newline - 1, as: UInt8.self) == 0x0D ? 1 : 0)
+                        > maximumLineLength
+                {
+                    // A long line found whole in one chunk is cut like one that spans chunks: the bound is on the
+                    // line, not on where the reads happened to fall.
+                    try emit(start, start + maximumLineLength, body, truncated: true)
                 } else {
                     try emit(start, newline, body)
                 }

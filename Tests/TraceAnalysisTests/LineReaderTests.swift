@@ -32,6 +32,19 @@ struct LineReaderTests {
         #expect(truncated == 1)
     }
 
+    @Test func aLongLineWholeInsideOneChunkIsCutToo() throws {
+        // The bound is on the line, not on where the reads fall: 200 bytes inside a 4 KiB chunk, CRLF or not.
+        let long = [UInt8](repeating: 0x41, count: 200)
+        let bytes = long + Array("\r\n".utf8) + long + [0x0A] + Array("next\n".utf8)
+        let (out, truncated) = try lines(bytes, chunk: 4096, maxLine: 64)
+        #expect(out.map(\.count) == [64, 64, 4])
+        #expect(truncated == 2)
+        // A line of exactly the bound followed by CRLF is whole.
+        let (exact, none) = try lines(
+            [UInt8](repeating: 0x42, count: 64) + Array("\r\n".utf8), chunk: 4096, maxLine: 64)
+        #expect(exact.map(\.count) == [64] && none == 0)
+    }
+
     @Test func invalidUTF8AndNULPassThrough() throws {
         let bytes: [UInt8] = [0xFF, 0xFE, 0x00, 0x41, 0x0A, 0xC3, 0x28]
         let (out, _) = try lines(bytes)

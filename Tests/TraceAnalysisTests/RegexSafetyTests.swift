@@ -68,6 +68,20 @@ struct RegexSafetyTests {
         #expect(!String(describing: try #require(input.error)).contains("no longer tried"))
     }
 
+    /// Long runs of what the built-in prefixes start with: `> ` quoting overflowed the JIT stack when its run was
+    /// greedy, and `grep -n`'s file-name part was quadratic on a long line without a colon.
+    @Test func theBuiltInPrefixesDoNotGiveUpOnLongRuns() throws {
+        let analyzer = try TestSupport.analyzer()
+        let lines = [
+            String(repeating: "> ", count: 30_000) + "x",
+            String(repeating: "abc", count: 20_000),
+            String(repeating: "a1", count: 30_000) + ":12: tail",
+        ]
+        let input = try #require(analyzer.analyze(text: lines.joined(separator: "\n") + "\n").inputs.first)
+        #expect(input.patternFailures.isEmpty, "\(input.patternFailures.map(\.owner))")
+        TestSupport.expectAccounted(input)
+    }
+
     @Test func theBuiltInPatternsNeverGiveUpOnTheSamples() throws {
         let report = try TestSupport.analyzeAllSamples()
         for input in report.inputs { #expect(input.patternFailures.isEmpty, "\(input.name)") }
