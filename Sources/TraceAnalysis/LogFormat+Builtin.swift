@@ -322,7 +322,7 @@ extension LinePrefix {
 
     /// `grep -n` line numbers (`12:` on matches, `12-` on context lines), with a file name for several files.
     public static let grepLineNumber = LinePrefix(
-        id: "grep-line-number", title: "grep -n line numbers", pattern: #"(?:[^\s:]*[^\s:\d][^\s:]*:)?\d+[:-]"#,
+        id: "grep-line-number", title: "grep -n line numbers", pattern: #"(?:(?=[^\s:]*[^\s:\d])[^\s:]*+:)?\d+[:-]"#,
         samples: [
             // Written for this project: `grep -n` output over corpus file 18.
             Sample(
