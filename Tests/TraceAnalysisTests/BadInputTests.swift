@@ -210,6 +210,25 @@ struct BadInputTests {
         #expect(inputs.first?["bytes"] as? Int == 20_000_001 + Self.launch.joined(separator: "\n").utf8.count + 1)
     }
 
+    /// Long lines of the shapes garbage takes: each costs time in proportion to its (bounded) length. A built-in
+    /// prefix pattern (`grep -n` line numbers) once backtracked over every split of a long word, 3.6 s for one
+    /// line of 64 KiB; the 120 lines here took six minutes. The bound is far above today's half second.
+    @Test func longLinesOfGarbageCostLinearTime() throws {
+        var bytes: [UInt8] = []
+        for shape in ["a", "[", "\"", "(", "<", "1", "a:", "{\"", "0x"] {
+            let line = Array(String(repeating: shape, count: 65_536 / shape.utf8.count).utf8)
+            for _ in 0..<10 { bytes += line + [0x0A] }
+        }
+        bytes += Array(("\n" + Self.launch.joined(separator: "\n")).utf8)
+        let clock = ContinuousClock()
+        var report: AnalysisReport?
+        let elapsed = try clock.measure { report = try Self.analyze(bytes) }
+        let input = try #require(report?.inputs.first)
+        #expect(input.lines == 93 && input.lifecycleEvents == 2)
+        TestSupport.expectAccounted(input)
+        #expect(elapsed < .seconds(30), "\(elapsed) for 90 long lines")
+    }
+
     /// Many distinct pids: an incarnation without a lifecycle event keeps only its lines and times, and exit lines
     /// naming pids find them by index. (A million pids, and their peak memory, in Scripts/hostile-input-check.sh.)
     @Test func manyDistinctPids() throws {
