@@ -10,7 +10,8 @@
 # (FUZZ_REAL_CORPUS names another), cut into pieces of at most 64 KB at line ends; and fuzzes into .fuzz/corpus,
 # which grows from run to run. Crashes, invariant breaks, hangs (10 s), inputs needing over 2 GB and leaks are
 # written to .fuzz/artifacts. Each run appends a line to .fuzz/history.tsv, so the time fuzzed across runs adds
-# up. FUZZ_DIR names another folder than .fuzz. Exits with libFuzzer's status: 0 when it found nothing.
+# up. FUZZ_DIR names another folder than .fuzz; FUZZ_SEED fixes libFuzzer's seed and FUZZ_RUNS stops after that many
+# inputs (CI: the same 300 inputs every time). Exits with libFuzzer's status: 0 when it found nothing.
 set -euo pipefail
 
 # All in one function, read whole before it runs: editing this file during a long run cannot change the run.
@@ -114,6 +115,7 @@ main() {
     # the input.
     SWIFT_BACKTRACE=enable=no "$binary" \
         -max_total_time="$duration" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
+        ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
         -artifact_prefix="$artifacts/" -print_final_stats=1 -print_pcs=0 \
         "$corpus" "$seeds" >"$log" 2>&1 || status=$?
 
