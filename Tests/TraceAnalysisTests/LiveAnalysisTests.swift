@@ -188,15 +188,7 @@ struct LiveAnalysisTests {
     // MARK: When each finding is decided
 
     @Test func anEpisodeIsToldOnTheLineThatDecidesIt() throws {
-        let capture = ExampleCapture(
-            """
-            0.000 App Delegate: didFinishLaunchingWithOptions
-            0.100 App Delegate: applicationDidBecomeActive
-            5.000 App Delegate: applicationWillResignActive
-            5.010 App Delegate: applicationDidEnterBackground
-            9.000 App Delegate: applicationWillEnterForeground
-            9.020 App Delegate: applicationDidBecomeActive
-            """)
+        let capture = ExampleCapture(TestSupport.launchHomeAndBack)
         let (findings, _) = try Self.live(capture.text)
         let told = findings.map { ($0.afterLine, $0.finding.current?.typeName ?? "", $0.finding.trigger) }
         #expect(told.map(\.0) == [1, 1, 3, 5])

@@ -157,16 +157,9 @@ struct LiveEndToEndTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("app.log")
-        let capture = ExampleCapture(
-            """
-            0.000 App Delegate: didFinishLaunchingWithOptions
-            0.100 App Delegate: applicationDidBecomeActive
-            5.000 App Delegate: applicationWillResignActive
-            5.010 App Delegate: applicationDidEnterBackground
-            9.000 App Delegate: applicationWillEnterForeground
-            9.020 App Delegate: applicationDidBecomeActive
-            """
-        ).text.split(separator: "\n").map { String($0) + "\n" }
+        let capture = ExampleCapture(TestSupport.launchHomeAndBack).text.split(separator: "\n").map {
+            String($0) + "\n"
+        }
         try Data(capture[0...1].joined().utf8).write(to: path)
         let running = try Running(["--follow", path.path, "--format", "jsonl"])
         #expect(running.lines(within: 5, enough: 2).count == 2)  // the launch episode and the launch time

@@ -73,6 +73,16 @@ enum TestSupport {
     }
 
     /// Analyses a capture written in the ``ExampleCapture`` notation.
+    /// A launch, the Home button and a return, in ``ExampleCapture`` notation: three findings, each decided by a line.
+    static let launchHomeAndBack = """
+        0.000 App Delegate: didFinishLaunchingWithOptions
+        0.100 App Delegate: applicationDidBecomeActive
+        5.000 App Delegate: applicationWillResignActive
+        5.010 App Delegate: applicationDidEnterBackground
+        9.000 App Delegate: applicationWillEnterForeground
+        9.020 App Delegate: applicationDidBecomeActive
+        """
+
     static func analyzeExample(_ notation: String) throws -> (AnalysisReport, ExampleCapture) {
         let capture = ExampleCapture(notation)
         return (try analyzer().analyze(text: capture.text, name: "example"), capture)
