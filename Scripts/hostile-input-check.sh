@@ -45,7 +45,7 @@ try:
 except Exception as error:
     print("(no JSON: %s)" % error); sys.exit(0)
 i = report["inputs"][0]
-keys = ["lines", "records", "blankLines", "unparsedLines", "truncatedLines", "lifecycleEvents"]
+keys = ["lines", "records", "continuationLines", "blankLines", "skippedLines", "unparsedLines", "truncatedLines", "lifecycleEvents"]
 print(" ".join("%s=%s" % (k, i[k]) for k in keys if i.get(k)) + " processes=%d" % len(report["processes"]))
 ' "$1"
 }

@@ -183,7 +183,7 @@ struct InputAnalysis {
     private var byKey: [ProcessKey: ProcessTimeline] = [:]
     private var currentByName: [String: ProcessTimeline] = [:]
     /// The last incarnation made for each pid, for exit lines that name a pid: a look-up, not a scan of every
-    /// incarnation (a capture of a million pids, each with an exit line, would take hours).
+    /// incarnation (quadratic on a capture of many pids with exit lines).
     private var lastByPid: [Int: ProcessTimeline] = [:]
     /// Names that differ only in case, by their lowercased form, the first in sorted order: made the first time
     /// an exit line names a process no current name spells the same way, kept up to date from then on.

@@ -8,9 +8,10 @@ public enum FormatListing {
         let width = max(formats.map(\.id.count).max() ?? 0, prefixes.map(\.id.count).max() ?? 0) + 2
         for format in formats {
             let origin = userFormats.contains(format.id) ? " (from \(configFile ?? "the configuration"))" : ""
-            out += "\n  " + format.id.padding(width) + format.title + origin + "\n"
+            // Titles and origins come from configuration files: shown like log text.
+            out += "\n  " + format.id.padding(width) + Sanitizer.terminal(format.title + origin) + "\n"
             let indent = String(repeating: " ", count: width + 2)
-            if !format.origin.isEmpty { out += indent + "written by: " + format.origin + "\n" }
+            if !format.origin.isEmpty { out += indent + "written by: " + Sanitizer.terminal(format.origin) + "\n" }
             if let layout = format.timestamp {
                 out += indent + "timestamp: \(layout.rawValue) (\(layout.shape))\n"
             } else {
@@ -23,7 +24,7 @@ public enum FormatListing {
         out += "\nPrefixes stripped before the formats are tried (reported per input):\n"
         for prefix in prefixes {
             let origin = userPrefixes.contains(prefix.id) ? " (from \(configFile ?? "the configuration"))" : ""
-            out += "\n  " + prefix.id.padding(width) + prefix.title + origin + "\n"
+            out += "\n  " + prefix.id.padding(width) + Sanitizer.terminal(prefix.title + origin) + "\n"
             if let sample = prefix.samples.first {
                 out += String(repeating: " ", count: width + 2) + "e.g. " + visible(sample.line) + "\n"
             }

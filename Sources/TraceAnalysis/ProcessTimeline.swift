@@ -93,10 +93,6 @@ final class ProcessTimeline {
         self.shared = shared
     }
 
-    convenience init(name: String, pid: Int, input: String, line: Int, time: Timestamp?, options: AnalysisOptions) {
-        self.init(name: name, pid: pid, input: input, line: line, time: time, shared: Shared(options: options))
-    }
-
     /// The lifecycle part, made on first use (it starts where the incarnation's first line is, as it would have
     /// had it been made with the incarnation).
     private var life: Lifecycle {
@@ -106,9 +102,6 @@ final class ProcessTimeline {
         made = life
         return life
     }
-
-    /// How the process ended, when a line of the debugger or the system said so.
-    var exit: ProcessExit? { made?.exit }
 
     /// Keeps (or drops) the detector an inferred kill can be taken back to.
     private func saveDetector(_ detector: ScenarioDetector?) {

@@ -21,7 +21,7 @@ public enum VocabularyListing {
         }
         let user = vocabulary.entries.filter(\.userDefined)
         if !user.isEmpty {
-            out += "\nYour entries (\(configFile ?? "configuration")):\n"
+            out += "\nYour entries (\(Sanitizer.terminal(configFile ?? "configuration"))):\n"
             for entry in user { out += line(entry) }
         }
         for (family, title) in families {
