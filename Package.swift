@@ -21,8 +21,11 @@ let package = Package(
         ),
         // zlib from the system (Debian: zlib1g-dev), for gzip-compressed captures.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes) and zlib (inflate).
-        .target(name: "NativeKit", dependencies: ["CPCRE2", "CZlib"]),
+        // Vector byte scans (AVX2 shuffles) Swift cannot write portably; used only through NativeKit.
+        .target(name: "CSIMD"),
+        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), zlib (inflate) and the
+        // vector scans.
+        .target(name: "NativeKit", dependencies: ["CPCRE2", "CZlib", "CSIMD"]),
         // Everything the tool does: reading, formats, vocabulary, state machine, scenarios, reports.
         .target(
             name: "TraceAnalysis", dependencies: ["NativeKit", .product(name: "Yams", package: "Yams")]),

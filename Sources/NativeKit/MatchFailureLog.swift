@@ -17,8 +17,9 @@ public final class MatchFailureLog {
         public var retiredAfterLine: Int?
     }
 
-    /// The line being matched (1-based), set by the reader.
-    public var line = 0
+    /// The line being matched (1-based), set by the reader for every line (so not checked for exclusive access at
+    /// run time: it is only ever assigned or read, never held open).
+    @exclusivity(unchecked) public var line = 0
     public private(set) var failures: [Failure] = []
 
     public init() {}

@@ -169,7 +169,8 @@ struct InputAnalysis {
     private let rawContinuationFormats: [Bool]
 
     // The last record, for repeat lines.
-    private var lastTimeline: ProcessTimeline?
+    /// Kept alive by ``timelines``: no reference counting per record.
+    unowned(unsafe) private var lastTimeline: ProcessTimeline?
     private var lastEvent: LifecycleEvent?
     private var lastTime: Timestamp?
 
@@ -190,13 +191,13 @@ struct InputAnalysis {
     private var namesByLowercase: [String: String]?
     /// Named processes with lifecycle events: when there is exactly one, bare lines belong to it.
     private var appNames: Set<String> = []
-    private var cachedName: [UInt8] = []
-    private var cachedPid = -1
-    private var cached: ProcessTimeline?
     /// The incarnations of the last few distinct processes, by name bytes and pid: captures interleave a handful
-    /// of processes, and a hit here costs no String and no hashing.
-    private var recent: [(name: [UInt8], pid: Int, timeline: ProcessTimeline)] = []
+    /// of processes, and a hit here costs no String and no hashing. `cachedRecent` is the entry of the last record
+    /// (tried first). The incarnations are kept alive by ``timelines``, so these references take no reference
+    /// count on the per-line path.
+    private var recent: [(name: [UInt8], pid: Int, timeline: Unowned)] = []
     private var recentNext = 0
+    private var cachedRecent = -1
     static let recentCapacity = 8
 
     private struct ProcessKey: Hashable {
@@ -467,32 +468,39 @@ struct InputAnalysis {
         let nameBytes =
             fields.process.map { UnsafeRawBufferPointer(rebasing: line[$0]) }
             ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        if let cached, pid == cachedPid, cachedName.withUnsafeBytes({ Bytes.equal($0, nameBytes) }) {
-            return cached
+        if cachedRecent >= 0 {
+            let entry = recent[cachedRecent]
+            if entry.pid == pid, entry.name.withUnsafeBytes({ Bytes.equal($0, nameBytes) }) {
+                return entry.timeline.object
+            }
         }
-        let timeline: ProcessTimeline
         if let hit = recent.firstIndex(where: { entry in
             entry.pid == pid && entry.name.withUnsafeBytes { Bytes.equal($0, nameBytes) }
         }) {
             // What the lookup by key would do: the incarnation found becomes the current one of its name.
-            timeline = recent[hit].timeline
+            let timeline = recent[hit].timeline.object
             if !timeline.isCurrentOfName { makeCurrent(timeline) }
-        } else {
-            timeline = self.timeline(
-                name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, fields.timestamp)
-            let entry = (Array(nameBytes), pid, timeline)
-            if recent.count < Self.recentCapacity {
-                recent.append(entry)
-            } else {
-                recent[recentNext] = entry
-                recentNext = (recentNext + 1) % Self.recentCapacity
-            }
+            cachedRecent = hit
+            return timeline
         }
-        cached = timeline
-        cachedPid = pid
-        cachedName.removeAll(keepingCapacity: true)
-        cachedName.append(contentsOf: nameBytes)
+        let timeline = self.timeline(
+            name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, fields.timestamp)
+        let entry = (Array(nameBytes), pid, Unowned(timeline))
+        if recent.count < Self.recentCapacity {
+            cachedRecent = recent.count
+            recent.append(entry)
+        } else {
+            cachedRecent = recentNext
+            recent[recentNext] = entry
+            recentNext = (recentNext + 1) % Self.recentCapacity
+        }
         return timeline
+    }
+
+    /// A reference to an incarnation that ``timelines`` keeps alive: no reference counting.
+    private struct Unowned {
+        unowned(unsafe) let object: ProcessTimeline
+        init(_ object: ProcessTimeline) { self.object = object }
     }
 
     private mutating func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?)
@@ -628,7 +636,8 @@ struct InputAnalysis {
         lastByPid = [:]
         namesByLowercase = nil
         recent = []
-        (cached, lastTimeline) = (nil, nil)
+        cachedRecent = -1
+        lastTimeline = nil
         var pending = timelines
         timelines = []
         pending.reverse()

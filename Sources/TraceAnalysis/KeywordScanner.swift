@@ -1,3 +1,5 @@
+import NativeKit
+
 /// Finds any of a set of ASCII keywords in a message, without case, in one pass over its bytes.
 ///
 /// The vocabulary's cheap first test: most log messages hold no keyword and cost only this scan. When every
@@ -25,8 +27,14 @@ final class KeywordScanner: Sendable {
     private let pairs: [UInt64]
     /// Every keyword has three bytes or more.
     private let sampled: Bool
+    /// Whether ``find(in:from:)`` runs the vector search.
+    var isVector: Bool { vector != nil }
+    /// The vector search, where the processor has one (x86-64 with AVX2) and every keyword has three bytes or
+    /// more: it finds what the sampling scan finds, several times faster.
+    private let vector: LiteralSearch?
 
-    init(_ keywords: [String]) {
+    /// `vector: false` keeps the scalar scan even where the vector search could run (tests compare the two).
+    init(_ keywords: [String], vector: Bool = true) {
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
         for keyword in keywords {
@@ -69,6 +77,7 @@ final class KeywordScanner: Sendable {
         self.samples = samples
         self.pairs = pairs
         self.sampled = sampled
+        self.vector = sampled && vector ? LiteralSearch(ranges.map { Array(bytes[$0]) }) : nil
         self.bytes = bytes
         self.ranges = ranges
         self.starts = starts
@@ -102,6 +111,7 @@ final class KeywordScanner: Sendable {
         let count = message.count
         guard start < count, let base = message.baseAddress else { return nil }
         if !sampled { return scanEveryPosition(message, from: start) }
+        if let vector { return vector.first(in: message, from: start).map { ($0.literal, $0.position) } }
         return samples.withUnsafeBufferPointer { samples in
             var position = start
             // Sample `position` covers keywords starting there and one byte before; it reads four bytes.

@@ -45,15 +45,9 @@ enum NSLogHeader {
         let count = line.count
         // Shortest possible: 19 (date and time) + ".0 " + "p[1:1]".
         guard count >= 28, let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`
-        guard isDigit(base[0]), isDigit(base[1]), isDigit(base[2]), isDigit(base[3]), isDigit(base[5]),
-            isDigit(base[6]), isDigit(base[8]), isDigit(base[9]), isDigit(base[11]), isDigit(base[12]),
-            isDigit(base[14]), isDigit(base[15]), isDigit(base[17]), isDigit(base[18]),
-            base[4] == UInt8(ascii: "-"), base[7] == UInt8(ascii: "-"), base[10] == space,
-            base[13] == UInt8(ascii: ":"), base[16] == UInt8(ascii: ":"), base[19] == UInt8(ascii: ".")
-        else { return nil }
-        var index = 20
-        while index < count, isDigit(base[index]) { index += 1 }
+        // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`, eight bytes at a time.
+        guard dateAndTime(UnsafeRawPointer(base)) else { return nil }
+        var index = digitRun(base, from: 20, count)
         let fraction = index - 20
         let shape: Shape
         switch fraction {
@@ -95,21 +89,20 @@ enum NSLogHeader {
         // `[^\[\]\s][^\[\]]*?\[`: the process runs to the first bracket, which must open.
         let first = base[processStart]
         guard first != open, first != close, !isSpace(first) else { return nil }
-        index = processStart + 1
-        while index < count, base[index] != open, base[index] != close { index += 1 }
+        index = bracket(base, from: processStart + 1, count)
         guard index < count, base[index] == open else { return nil }
         let process = processStart..<index
         // `(?<pid>\d+):`
         index += 1
         let pidStart = index
-        while index < count, isDigit(base[index]) { index += 1 }
+        index = digitRun(base, from: index, count)
         guard index > pidStart, index < count, base[index] == UInt8(ascii: ":") else { return nil }
         let pid = pidStart..<index
         // `(?<thread>\d+)\]` (modern) or `(?<thread>[0-9A-Fa-fx]+)\]` (classic)
         index += 1
         let threadStart = index
         if shape == .modern {
-            while index < count, isDigit(base[index]) { index += 1 }
+            index = digitRun(base, from: index, count)
         } else {
             while index < count, isThreadByte(base[index]) { index += 1 }
         }
@@ -120,6 +113,74 @@ enum NSLogHeader {
         if index < count, base[index] == space { index += 1 }
         return Match(
             shape: shape, timestamp: timestamp, process: process, pid: pid, thread: thread, message: index..<count)
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+
+    /// Per byte of `word`, bits of its high nibble set where the byte is no ASCII digit. Only the lowest such byte
+    /// is sure (a carry from a non-digit can mark the bytes above it), which is all a scan for the end of a run needs.
+    @inline(__always)
+    private static func nonDigits(_ word: UInt64) -> UInt64 {
+        let offset = word ^ 0x3030_3030_3030_3030
+        return (offset & highNibbles) | ((offset &+ 0x0606_0606_0606_0606) & highNibbles)
+    }
+
+    /// The high bit of each byte of `word` that is zero; again only the lowest is sure.
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
+
+    /// Where the run of digits starting at `index` ends (eight bytes at a time while eight are left).
+    @inline(__always)
+    private static func digitRun(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+        var index = start
+        while index + 8 <= count {
+            let marks = nonDigits(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+            if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count, isDigit(base[index]) { index += 1 }
+        return index
+    }
+
+    /// The first `[` or `]` at or after `start`, or `count` (eight bytes at a time while eight are left).
+    @inline(__always)
+    private static func bracket(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+        var index = start
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let marks = zeroBytes(word ^ 0x5B5B_5B5B_5B5B_5B5B) | zeroBytes(word ^ 0x5D5D_5D5D_5D5D_5D5D)
+            if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count, base[index] != open, base[index] != close { index += 1 }
+        return index
+    }
+
+    /// Whether the 20 bytes at `base` are `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`: three overlapping little-endian
+    /// words (bytes 0–7, 8–15, 12–19), each checked at once for digits where digits belong and for the separators
+    /// elsewhere. A byte is a digit when, XORed with 0x30, it has no high nibble and adding 6 makes none; the
+    /// addition cannot carry into a digit's byte from a byte that passes (digits and separators stay below 0xFA).
+    @inline(__always)
+    static func dateAndTime(_ base: UnsafeRawPointer) -> Bool {
+        @inline(__always)
+        func fits(_ word: UInt64, digits: UInt64, separators: UInt64) -> Bool {
+            let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+            let offset = word ^ 0x3030_3030_3030_3030
+            let notDigit = (offset & high) | ((offset &+ 0x0606_0606_0606_0606) & high)
+            return notDigit & digits == 0 && word & ~digits == separators
+        }
+        // Byte masks (first byte lowest) and the separators where the mask is clear.
+        return fits(
+            UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)), digits: 0x00FF_FF00_FFFF_FFFF,
+            separators: 0x2D00_002D_0000_0000)
+            && fits(
+                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                digits: 0xFFFF_00FF_FF00_FFFF, separators: 0x0000_3A00_0020_0000)
+            && fits(
+                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 12, as: UInt64.self)),
+                digits: 0x00FF_FF00_FFFF_00FF, separators: 0x2E00_003A_0000_3A00)
     }
 
     /// `Df|Db|E |I |A |F |Er|Fa|Ft`, the type codes of `log --style compact`.

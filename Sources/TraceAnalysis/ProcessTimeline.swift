@@ -12,13 +12,15 @@ final class ProcessTimeline {
     let input: String
     let firstLine: Int
     let firstTime: Timestamp?
-    private(set) var lastLine: Int
-    private(set) var lastTime: Timestamp?
-    private(set) var records = 0
+    // Written for every record of the process: not checked for exclusive access at run time (only
+    // ``noteRecord(line:time:)`` writes them, never while another access to them is open).
+    @exclusivity(unchecked) private(set) var lastLine: Int
+    @exclusivity(unchecked) private(set) var lastTime: Timestamp?
+    @exclusivity(unchecked) private(set) var records = 0
     private(set) var events: [TimelineEvent] = []
     private(set) var clockAnomalies: [ClockAnomaly] = []
     private(set) var clockAnomalyCount = 0
-    private var lastTimedLine: Int
+    @exclusivity(unchecked) private var lastTimedLine: Int
     /// The options, shared by every incarnation of the input.
     private let shared: Shared
     var options: AnalysisOptions { shared.options }

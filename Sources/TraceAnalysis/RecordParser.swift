@@ -9,17 +9,83 @@ import NativeKit
 /// every access at run time.
 public struct RecordParser {
     /// Byte ranges of a parsed line (offsets into the whole line) plus the values parsed on the spot.
+    ///
+    /// Kept small (offsets as 32-bit pairs, absent values as sentinels): a record's fields are made and passed on
+    /// for every line, and a large value is copied with `memmove` at each step. Lines are at most
+    /// ``LineReader/defaultMaximumLineLength`` bytes long, far inside 32 bits.
     public struct Fields {
         public var formatIndex: Int
         public var timestamp: Timestamp?
-        public var process: Range<Int>?
-        public var pid: Int?
-        public var thread: Range<Int>?
-        public var subsystem: Range<Int>?
-        public var category: Range<Int>?
-        public var level: Range<Int>?
-        public var message: Range<Int>
-        public var sequence: Int?
+        private var spans: (process: Span, thread: Span, subsystem: Span, category: Span, level: Span)
+        private var messageSpan: Span
+        private var pidValue = Int.min
+        private var sequenceValue = Int.min
+
+        init(formatIndex: Int, message: Range<Int>) {
+            self.formatIndex = formatIndex
+            self.spans = (.none, .none, .none, .none, .none)
+            self.messageSpan = Span(message)
+        }
+
+        public var process: Range<Int>? {
+            get { spans.process.range }
+            set { spans.process = Span(newValue) }
+        }
+        public var thread: Range<Int>? {
+            get { spans.thread.range }
+            set { spans.thread = Span(newValue) }
+        }
+        public var subsystem: Range<Int>? {
+            get { spans.subsystem.range }
+            set { spans.subsystem = Span(newValue) }
+        }
+        public var category: Range<Int>? {
+            get { spans.category.range }
+            set { spans.category = Span(newValue) }
+        }
+        public var level: Range<Int>? {
+            get { spans.level.range }
+            set { spans.level = Span(newValue) }
+        }
+        public var message: Range<Int> {
+            get { messageSpan.range ?? 0..<0 }
+            set { messageSpan = Span(newValue) }
+        }
+        public var pid: Int? {
+            get { pidValue == .min ? nil : pidValue }
+            set { pidValue = newValue ?? .min }
+        }
+        public var sequence: Int? {
+            get { sequenceValue == .min ? nil : sequenceValue }
+            set { sequenceValue = newValue ?? .min }
+        }
+
+        /// A byte range in 32 bits; a negative lower bound means none.
+        private struct Span {
+            var lower: Int32
+            var upper: Int32
+
+            static let none = Span(lower: -1, upper: -1)
+
+            init(lower: Int32, upper: Int32) {
+                self.lower = lower
+                self.upper = upper
+            }
+
+            @inline(__always)
+            init(_ range: Range<Int>?) {
+                guard let range else {
+                    self = .none
+                    return
+                }
+                self.init(
+                    lower: Int32(truncatingIfNeeded: range.lowerBound),
+                    upper: Int32(truncatingIfNeeded: range.upperBound))
+            }
+
+            @inline(__always)
+            var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
+        }
     }
 
     /// The same fields as strings, for samples, tests and cold paths.
@@ -250,9 +316,11 @@ public struct RecordParser {
         pid: Range<Int>?, thread: Range<Int>?, subsystem: Range<Int>?, category: Range<Int>?, level: Range<Int>?,
         message: Range<Int>, sequence: Range<Int>?
     ) -> Fields {
-        var fields = Fields(
-            formatIndex: index, timestamp: nil, process: nil, pid: nil, thread: thread, subsystem: subsystem,
-            category: category, level: level, message: message, sequence: nil)
+        var fields = Fields(formatIndex: index, message: message)
+        fields.thread = thread
+        fields.subsystem = subsystem
+        fields.category = category
+        fields.level = level
         if let range = timestamp, let layout = groups[index].layout,
             var timestamp = layout.parse(
                 UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates, cache: &seconds)

@@ -120,6 +120,39 @@ struct KeywordScannerTests {
         }
     }
 
+    /// The vector search (x86-64 with AVX2) finds exactly what the scalar scan finds, from every start, in long
+    /// random messages of keyword pieces, noise and bytes that fold onto letters — the built-in keywords and a
+    /// vocabulary of many that share their first bytes (every bucket holds several).
+    @Test(arguments: [
+        Array(Set(Vocabulary.builtin.entries.flatMap(\.keywords).map { $0.lowercased() })).sorted(),
+        (0..<40).map { "ke\($0 % 7)y\($0)word" } + ["nib", "abc", "abcd", "zzz"],
+    ])
+    func theVectorSearchFindsWhatTheScalarScanFinds(keywords: [String]) {
+        let vector = KeywordScanner(keywords)
+        let scalar = KeywordScanner(keywords, vector: false)
+        #expect(!scalar.isVector)
+        guard vector.isVector else { return }  // no AVX2 here: both are the scalar scan
+        var random = SplitMix64(seed: 11)
+        let pieces = keywords + ["Ac", "TIV", "e", " ", "ni", "B", "vie", "W", "termin", "ATED", "zz", "q", "ke3y"]
+            + ["reachability flag status", "@", "`", "\u{7F}", "{", "[", "\u{C3}\u{A9}", "connection", "for"]
+        for _ in 0..<1500 {
+            var text: [UInt8] = []
+            for _ in 0..<Int(random.next() % 40) {
+                var piece = Array(pieces[Int(random.next() % UInt64(pieces.count))].utf8)
+                if random.next() % 2 == 0 { piece = piece.map { $0 &- 97 < 26 ? $0 - 32 : $0 } }
+                if random.next() % 9 == 0 { piece = piece.map { $0 ^ 0x20 } }  // bytes that fold alike
+                text += piece
+            }
+            for start in stride(from: 0, through: text.count, by: text.count > 64 ? 7 : 1) {
+                let found = text.withUnsafeBytes { vector.find(in: $0, from: start) }
+                let expected = text.withUnsafeBytes { scalar.find(in: $0, from: start) }
+                #expect(
+                    found?.keyword == expected?.keyword && found?.position == expected?.position,
+                    "\(String(decoding: text, as: UTF8.self).debugDescription) from \(start)")
+            }
+        }
+    }
+
     @Test func everyBuiltInExampleHoldsAKeywordTheScannerFinds() throws {
         let keywords = Array(Set(Vocabulary.builtin.entries.flatMap(\.keywords).map { $0.lowercased() })).sorted()
         let scanner = KeywordScanner(keywords)

@@ -1,0 +1,40 @@
+#ifndef CSIMD_H
+#define CSIMD_H
+// Vector scans that Swift cannot express portably (byte shuffles). Only NativeKit uses this module.
+#include <stddef.h>
+#include <stdint.h>
+
+/// A set of literals (three bytes or more, ASCII caseless) searched with Hyperscan's "Teddy" algorithm (as the
+/// Rust aho-corasick crate describes it): each literal's first four bytes, case folded by setting bit 5, go to
+/// one of eight buckets; for each of the four positions two 16-entry tables give, per low and per high nibble of a
+/// byte, the buckets holding a literal with that nibble there (a literal of three bytes accepts any fourth). A
+/// position can begin a literal only where a bucket survives all eight lookups; 32 positions are tested at once
+/// with AVX2 byte shuffles, and only the surviving buckets' literals are compared.
+typedef struct {
+    uint8_t low[4][16];
+    uint8_t high[4][16];
+    /// Every literal's bytes, lowercased (A–Z only), one after another: literal k is
+    /// `bytes[offsets[k]..<offsets[k + 1]]`.
+    const uint8_t *bytes;
+    const int32_t *offsets;
+    /// Per literal: its first four bytes (fewer for a three-byte literal) as a little-endian word with bit 5 of
+    /// each byte set, and the mask of the bytes it has: a whole-word test before the bytes are compared.
+    const uint32_t *heads;
+    const uint32_t *head_masks;
+    /// Bucket b's literals, in ascending order: `members[starts[b]..<starts[b + 1]]`.
+    const int32_t *members;
+    int32_t starts[9];
+} csimd_literals;
+
+/// Whether this processor runs `csimd_literals_find` (x86-64 with AVX2); the caller keeps a scalar scan otherwise.
+int csimd_literals_available(void);
+
+/// Adds a literal's first four bytes (three for a three-byte literal) to `bucket` (0–7) of the nibble tables.
+void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket);
+
+/// The first position of `bytes[0..<count]` where a literal begins, or `count` when none does; `*literal` is then
+/// the lowest-numbered literal found there. Reads no byte outside the buffer. Call only where
+/// `csimd_literals_available()` said yes.
+size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal);
+
+#endif

@@ -1,0 +1,143 @@
+#include "csimd.h"
+
+#include <string.h>
+
+void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket) {
+    const uint8_t bit = (uint8_t)(1u << (bucket & 7));
+    for (size_t f = 0; f < 4; f++) {
+        if (f >= length) {
+            for (int nibble = 0; nibble < 16; nibble++) {
+                set->low[f][nibble] |= bit;
+                set->high[f][nibble] |= bit;
+            }
+            continue;
+        }
+        const uint8_t byte = literal[f] | 0x20;
+        set->low[f][byte & 0x0F] |= bit;
+        set->high[f][byte >> 4] |= bit;
+    }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+int csimd_literals_available(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+
+static inline uint8_t csimd_lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
+
+/// The lowest-numbered literal of `buckets` that begins at `position`, or -1.
+static int32_t csimd_verify(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position, uint32_t buckets) {
+    int32_t best = -1;
+    uint32_t head = 0;
+    const int whole = position + 4 <= count;
+    if (whole) {
+        memcpy(&head, bytes + position, 4);
+        head |= 0x20202020u;
+    }
+    while (buckets) {
+        const int b = __builtin_ctz(buckets);
+        buckets &= buckets - 1;
+        for (int32_t m = set->starts[b]; m < set->starts[b + 1]; m++) {
+            const int32_t k = set->members[m];
+            if (best >= 0 && k >= best) break;  // members ascend: no lower number left in this bucket
+            if (whole && (head & set->head_masks[k]) != set->heads[k]) continue;
+            const int32_t start = set->offsets[k];
+            const size_t length = (size_t)(set->offsets[k + 1] - start);
+            if (position + length > count) continue;
+            const uint8_t *literal = set->bytes + start;
+            size_t i = 0;
+            while (i < length && csimd_lower(bytes[position + i]) == literal[i]) i++;
+            if (i == length) best = k;
+        }
+    }
+    return best;
+}
+
+__attribute__((target("avx2"))) static inline __m256i csimd_buckets(__m256i bytes, __m256i low, __m256i high) {
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    const __m256i folded = _mm256_or_si256(bytes, _mm256_set1_epi8(0x20));
+    const __m256i lo = _mm256_and_si256(folded, nibble);
+    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(folded, 4), nibble);
+    return _mm256_and_si256(_mm256_shuffle_epi8(low, lo), _mm256_shuffle_epi8(high, hi));
+}
+
+/// The buckets that survive at each of the 32 positions starting at `p` (reads p[0] to p[34]).
+__attribute__((target("avx2"), no_sanitize("address"))) static inline __m256i csimd_block(const uint8_t *p, const __m256i tables[8]) {
+    __m256i r = csimd_buckets(_mm256_loadu_si256((const __m256i *)p), tables[0], tables[4]);
+    r = _mm256_and_si256(r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 1)), tables[1], tables[5]));
+    r = _mm256_and_si256(r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 2)), tables[2], tables[6]));
+    return _mm256_and_si256(r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 3)), tables[3], tables[7]));
+}
+
+/// Verifies the candidates of one block (`base` is the block's first position in `bytes`); `valid` masks the
+/// positions that lie inside the buffer.
+__attribute__((target("avx2"))) static inline size_t csimd_candidates(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t base, __m256i r, uint32_t valid,
+    int32_t *literal) {
+    uint32_t hits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, _mm256_setzero_si256())) & valid;
+    if (!hits) return count;
+    uint8_t buckets[32];
+    _mm256_storeu_si256((__m256i *)buckets, r);
+    while (hits) {
+        const int i = __builtin_ctz(hits);
+        hits &= hits - 1;
+        const int32_t k = csimd_verify(set, bytes, count, base + (size_t)i, buckets[i]);
+        if (k >= 0) {
+            *literal = k;
+            return base + (size_t)i;
+        }
+    }
+    return count;
+}
+
+__attribute__((target("avx2"), no_sanitize("address"))) size_t csimd_literals_find(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
+    __m256i tables[8];
+    for (int f = 0; f < 4; f++) {
+        tables[f] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->low[f]));
+        tables[4 + f] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->high[f]));
+    }
+    size_t i = 0;
+    for (; i + 35 <= count; i += 32) {
+        const size_t found = csimd_candidates(set, bytes, count, i, csimd_block(bytes + i, tables), ~0u, literal);
+        if (found < count) return found;
+    }
+    // The last positions (at most 34; fewer than 33 can begin a literal of three bytes or more). The block reads
+    // 35 bytes from `i`: past the end of the buffer, which is harmless while the read stays inside the page where
+    // the buffer's last bytes are (memory is mapped a page at a time); the positions past the end are masked out
+    // and a literal is only ever compared inside the buffer. Where the read would cross into the next page, the
+    // bytes are copied into a zero-padded block instead.
+    if (i + 2 < count) {
+        const size_t rest = count - i;
+        const uint32_t valid = rest - 2 >= 32 ? ~0u : (1u << (rest - 2)) - 1;
+        const uintptr_t page = 4096;
+        __m256i r;
+        if (((uintptr_t)(bytes + i) & (page - 1)) <= page - 35) {
+            r = csimd_block(bytes + i, tables);
+        } else {
+            uint8_t tail[64] = {0};
+            memcpy(tail, bytes + i, rest);
+            r = csimd_block(tail, tables);
+        }
+        const size_t found = csimd_candidates(set, bytes, count, i, r, valid, literal);
+        if (found < count) return found;
+    }
+    return count;
+}
+
+#else
+
+int csimd_literals_available(void) { return 0; }
+
+size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
+    (void)set;
+    (void)bytes;
+    (void)literal;
+    return count;
+}
+
+#endif

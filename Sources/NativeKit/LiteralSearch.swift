@@ -1,0 +1,150 @@
+import CSIMD
+
+/// Finds the first of a set of ASCII-caseless literals (three bytes or more) in a buffer, 32 positions at a time,
+/// with the vector byte shuffles of Hyperscan's "Teddy" algorithm (``CSIMD``'s `csimd_literals_find`).
+///
+/// Needs x86-64 with AVX2: ``init(_:)`` returns nil elsewhere, or when a literal is shorter than three bytes, and
+/// the caller keeps its scalar scan. Immutable once made, so one set serves every thread.
+public final class LiteralSearch: @unchecked Sendable {
+    private let set = UnsafeMutablePointer<csimd_literals>.allocate(capacity: 1)
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let offsets: UnsafeMutableBufferPointer<Int32>
+    private let members: UnsafeMutableBufferPointer<Int32>
+    private let heads: UnsafeMutableBufferPointer<UInt32>
+
+    /// Whether this processor can run the search.
+    public static let isAvailable = csimd_literals_available() != 0
+
+    /// A search for `literals` (their bytes; compared without ASCII case), or nil when this processor cannot run
+    /// it or a literal is shorter than three bytes.
+    public init?(_ literals: [[UInt8]]) {
+        guard Self.isAvailable, !literals.isEmpty, literals.allSatisfy({ $0.count >= 3 }) else { return nil }
+        let lowered = literals.map { $0.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 } }
+        bytes = .allocate(capacity: lowered.reduce(0) { $0 + $1.count })
+        offsets = .allocate(capacity: lowered.count + 1)
+        members = .allocate(capacity: lowered.count)
+        heads = .allocate(capacity: lowered.count * 2)
+        var offset = 0
+        for (index, literal) in lowered.enumerated() {
+            offsets[index] = Int32(offset)
+            for byte in literal {
+                bytes[offset] = byte
+                offset += 1
+            }
+        }
+        offsets[lowered.count] = Int32(offset)
+        for (index, literal) in lowered.enumerated() {
+            var word: UInt32 = 0
+            var mask: UInt32 = 0
+            for (position, byte) in literal.prefix(4).enumerated() {
+                word |= UInt32(byte | 0x20) << (8 * position)
+                mask |= 0xFF << (8 * position)
+            }
+            heads[index] = word
+            heads[lowered.count + index] = mask
+        }
+        set.initialize(to: csimd_literals())
+        set.pointee.bytes = UnsafePointer(bytes.baseAddress)
+        set.pointee.offsets = UnsafePointer(offsets.baseAddress)
+        set.pointee.members = UnsafePointer(members.baseAddress)
+        set.pointee.heads = UnsafePointer(heads.baseAddress)
+        set.pointee.head_masks = UnsafePointer(heads.baseAddress.map { $0 + lowered.count })
+        let buckets = Self.buckets(lowered)
+        var next = 0
+        withUnsafeMutableBytes(of: &set.pointee.starts) { raw in
+            let starts = raw.bindMemory(to: Int32.self)
+            for (bucket, literalIndices) in buckets.enumerated() {
+                starts[bucket] = Int32(next)
+                for index in literalIndices.sorted() {
+                    members[next] = Int32(index)
+                    next += 1
+                    lowered[index].withUnsafeBufferPointer { literal in
+                        csimd_literals_add(set, literal.baseAddress, literal.count, Int32(bucket))
+                    }
+                }
+            }
+            starts[8] = Int32(next)
+        }
+    }
+
+    deinit {
+        set.deallocate()
+        bytes.deallocate()
+        offsets.deallocate()
+        members.deallocate()
+        heads.deallocate()
+    }
+
+    /// The first literal that begins at or after `start`: its index and position.
+    @inline(__always)
+    public func first(in buffer: UnsafeRawBufferPointer, from start: Int) -> (literal: Int, position: Int)? {
+        guard start < buffer.count, let base = buffer.baseAddress else { return nil }
+        let count = buffer.count - start
+        var literal: Int32 = -1
+        let found = csimd_literals_find(set, base.assumingMemoryBound(to: UInt8.self) + start, count, &literal)
+        return found < count ? (Int(literal), start + found) : nil
+    }
+
+    /// Literals spread over eight buckets so that each bucket's nibble tables accept as few byte strings as can be:
+    /// the cost of a bucket is the product, over the four fingerprint positions, of how many low and high nibbles
+    /// its literals have there (a three-byte literal accepts every fourth byte). Literals with the same first four
+    /// bytes go together; then single moves and swaps between buckets are made while one lowers the total.
+    static func buckets(_ literals: [[UInt8]]) -> [[Int]] {
+        var byFingerprint: [[UInt8]: [Int]] = [:]
+        for (index, literal) in literals.enumerated() {
+            byFingerprint[Array(literal.prefix(4)).map { $0 | 0x20 }, default: []].append(index)
+        }
+        let fingerprints = byFingerprint.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        var groups = [[Int]](repeating: [], count: 8)  // indices into `fingerprints`
+        for index in fingerprints.indices { groups[index * 8 / fingerprints.count].append(index) }
+        func cost(_ group: [Int]) -> Double {
+            guard !group.isEmpty else { return 0 }
+            var product = 1.0
+            for position in 0..<4 {
+                var low: UInt16 = 0
+                var high: UInt16 = 0
+                for index in group {
+                    let fingerprint = fingerprints[index]
+                    if position >= fingerprint.count {
+                        (low, high) = (0xFFFF, 0xFFFF)
+                        break
+                    }
+                    low |= 1 << UInt16(fingerprint[position] & 0x0F)
+                    high |= 1 << UInt16(fingerprint[position] >> 4)
+                }
+                product *= Double(low.nonzeroBitCount * high.nonzeroBitCount)
+            }
+            return product
+        }
+        var improved = true
+        var rounds = 0
+        while improved, rounds < 1000 {
+            improved = false
+            rounds += 1
+            search: for a in 0..<8 {
+                for b in 0..<8 where b != a {
+                    let before = cost(groups[a]) + cost(groups[b])
+                    for x in groups[a] {
+                        let movedA = groups[a].filter { $0 != x }
+                        if cost(movedA) + cost(groups[b] + [x]) < before {
+                            groups[a] = movedA
+                            groups[b].append(x)
+                            improved = true
+                            break search
+                        }
+                        for y in groups[b] {
+                            let swappedA = movedA + [y]
+                            let swappedB = groups[b].filter { $0 != y } + [x]
+                            if cost(swappedA) + cost(swappedB) < before {
+                                (groups[a], groups[b]) = (swappedA, swappedB)
+                                improved = true
+                                break search
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return groups.map { group in group.flatMap { byFingerprint[fingerprints[$0]] ?? [] } }
+    }
+}

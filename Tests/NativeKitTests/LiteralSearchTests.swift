@@ -1,0 +1,62 @@
+import NativeKit
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("Vector literal search")
+struct LiteralSearchTests {
+    static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func findsTheFirstLiteralWithoutCaseLowestNumberFirst() throws {
+        guard let search = LiteralSearch([Self.bytes("terminate"), Self.bytes("terminated"), Self.bytes("nib")])
+        else {
+            #expect(!LiteralSearch.isAvailable)  // no AVX2: the callers keep their scalar scan
+            return
+        }
+        func first(_ text: String, from start: Int = 0) -> (Int, Int)? {
+            Self.bytes(text).withUnsafeBytes { search.first(in: $0, from: start) }.map { ($0.literal, $0.position) }
+        }
+        #expect(first("App TERMINATED") ?? (-1, -1) == (0, 4))
+        #expect(first("awakeFromNib") ?? (-1, -1) == (2, 9))
+        #expect(first("awakeFromNi") == nil)
+        #expect(first(String(repeating: "x", count: 100) + "Nib") ?? (-1, -1) == (2, 100))
+        #expect(first("nib nib", from: 1) ?? (-1, -1) == (2, 4))
+        #expect(first("") == nil)
+        #expect(LiteralSearch([Self.bytes("go")]) == nil)  // shorter than three bytes: not for the vector search
+    }
+
+    /// Buffers that end exactly at the end of a readable page, before one that cannot be read: any read past the
+    /// buffer's end would crash the test. Every length and every literal position near the end.
+    @Test func neverReadsPastTheEndOfTheBuffer() throws {
+        guard let search = LiteralSearch([Self.bytes("nib"), Self.bytes("active"), Self.bytes("background")]) else {
+            return
+        }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let region = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            region != MAP_FAILED
+        else {
+            Issue.record("mmap failed")
+            return
+        }
+        defer { munmap(region, 2 * page) }
+        #expect(mprotect(region + page, page, PROT_NONE) == 0)
+        let end = region + page
+        for length in 0...100 {
+            for literal in ["nib", "active", "background", "ni", "backgroun"] {
+                guard literal.utf8.count <= length else { continue }
+                let start = end - length
+                start.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "-"), count: length)
+                let text = Self.bytes(literal)
+                let at = length - text.count
+                (start + at).copyMemory(from: text, byteCount: text.count)
+                let found = search.first(in: UnsafeRawBufferPointer(start: start, count: length), from: 0)
+                let expected: Int? = ["nib", "active", "background"].contains(literal) ? at : nil
+                #expect(found?.position == expected, "\(literal) at \(at) of \(length)")
+            }
+        }
+    }
+}
