@@ -133,7 +133,8 @@ struct KeywordScannerTests {
         #expect(!scalar.isVector)
         guard vector.isVector else { return }  // no AVX2 here: both are the scalar scan
         var random = SplitMix64(seed: 11)
-        let pieces = keywords + ["Ac", "TIV", "e", " ", "ni", "B", "vie", "W", "termin", "ATED", "zz", "q", "ke3y"]
+        let pieces =
+            keywords + ["Ac", "TIV", "e", " ", "ni", "B", "vie", "W", "termin", "ATED", "zz", "q", "ke3y"]
             + ["reachability flag status", "@", "`", "\u{7F}", "{", "[", "\u{C3}\u{A9}", "connection", "for"]
         for _ in 0..<1500 {
             var text: [UInt8] = []
