@@ -16,6 +16,12 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
         set->low[f][byte & 0x0F] |= bit;
         set->high[f][byte >> 4] |= bit;
     }
+    for (int f = 0; f < 4; f++) {
+        memcpy(set->wide[f], set->low[f], 16);
+        memcpy(set->wide[f] + 16, set->low[f], 16);
+        memcpy(set->wide[4 + f], set->high[f], 16);
+        memcpy(set->wide[4 + f] + 16, set->high[f], 16);
+    }
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -66,11 +72,16 @@ __attribute__((target("avx2"))) static inline __m256i csimd_buckets(__m256i byte
 }
 
 /// The buckets that survive at each of the 32 positions starting at `p` (reads p[0] to p[34]).
-__attribute__((target("avx2"), no_sanitize("address"))) static inline __m256i csimd_block(const uint8_t *p, const __m256i tables[8]) {
-    __m256i r = csimd_buckets(_mm256_loadu_si256((const __m256i *)p), tables[0], tables[4]);
-    r = _mm256_and_si256(r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 1)), tables[1], tables[5]));
-    r = _mm256_and_si256(r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 2)), tables[2], tables[6]));
-    return _mm256_and_si256(r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 3)), tables[3], tables[7]));
+__attribute__((target("avx2"), no_sanitize("address"))) static inline __m256i csimd_block(const uint8_t *p, const __m256i *tables) {
+#define CSIMD_TABLE(n) _mm256_loadu_si256(tables + (n))
+    __m256i r = csimd_buckets(_mm256_loadu_si256((const __m256i *)p), CSIMD_TABLE(0), CSIMD_TABLE(4));
+    r = _mm256_and_si256(
+        r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 1)), CSIMD_TABLE(1), CSIMD_TABLE(5)));
+    r = _mm256_and_si256(
+        r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 2)), CSIMD_TABLE(2), CSIMD_TABLE(6)));
+    return _mm256_and_si256(
+        r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 3)), CSIMD_TABLE(3), CSIMD_TABLE(7)));
+#undef CSIMD_TABLE
 }
 
 /// Verifies the candidates of one block (`base` is the block's first position in `bytes`); `valid` masks the
@@ -96,11 +107,7 @@ __attribute__((target("avx2"))) static inline size_t csimd_candidates(
 
 __attribute__((target("avx2"), no_sanitize("address"))) size_t csimd_literals_find(
     const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
-    __m256i tables[8];
-    for (int f = 0; f < 4; f++) {
-        tables[f] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->low[f]));
-        tables[4 + f] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->high[f]));
-    }
+    const __m256i *tables = (const __m256i *)set->wide;
     size_t i = 0;
     for (; i + 35 <= count; i += 32) {
         const size_t found = csimd_candidates(set, bytes, count, i, csimd_block(bytes + i, tables), ~0u, literal);

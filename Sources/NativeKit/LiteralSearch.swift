@@ -78,11 +78,26 @@ public final class LiteralSearch: @unchecked Sendable {
     /// The first literal that begins at or after `start`: its index and position.
     @inline(__always)
     public func first(in buffer: UnsafeRawBufferPointer, from start: Int) -> (literal: Int, position: Int)? {
-        guard start < buffer.count, let base = buffer.baseAddress else { return nil }
-        let count = buffer.count - start
-        var literal: Int32 = -1
-        let found = csimd_literals_find(set, base.assumingMemoryBound(to: UInt8.self) + start, count, &literal)
-        return found < count ? (Int(literal), start + found) : nil
+        handle.first(in: buffer, from: start)
+    }
+
+    /// The search without its owner: valid while the ``LiteralSearch`` it came from lives. A caller that keeps
+    /// both searches through this on its per-line path, where a call through the class would retain and release
+    /// it every time.
+    public var handle: Handle { Handle(set: UnsafePointer(set)) }
+
+    public struct Handle: @unchecked Sendable {
+        let set: UnsafePointer<csimd_literals>
+
+        /// The first literal that begins at or after `start`: its index and position.
+        @inline(__always)
+        public func first(in buffer: UnsafeRawBufferPointer, from start: Int) -> (literal: Int, position: Int)? {
+            guard start < buffer.count, let base = buffer.baseAddress else { return nil }
+            let count = buffer.count - start
+            var literal: Int32 = -1
+            let found = csimd_literals_find(set, base.assumingMemoryBound(to: UInt8.self) + start, count, &literal)
+            return found < count ? (Int(literal), start + found) : nil
+        }
     }
 
     /// Literals spread over eight buckets so that each bucket's nibble tables accept as few byte strings as can be:

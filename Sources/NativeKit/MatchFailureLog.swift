@@ -17,9 +17,19 @@ public final class MatchFailureLog {
         public var retiredAfterLine: Int?
     }
 
-    /// The line being matched (1-based), set by the reader for every line (so not checked for exclusive access at
-    /// run time: it is only ever assigned or read, never held open).
-    @exclusivity(unchecked) public var line = 0
+    /// The line being matched (1-based), set by the reader for every line. Kept behind a pointer: a stored class
+    /// property would be checked for exclusive access at run time on every assignment.
+    public var line: Int {
+        get { current.pointee }
+        set { current.pointee = newValue }
+    }
+    private let current: UnsafeMutablePointer<Int> = {
+        let pointer = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        pointer.initialize(to: 0)
+        return pointer
+    }()
+
+    deinit { current.deallocate() }
     public private(set) var failures: [Failure] = []
 
     public init() {}

@@ -32,6 +32,8 @@ final class KeywordScanner: Sendable {
     /// The vector search, where the processor has one (x86-64 with AVX2) and every keyword has three bytes or
     /// more: it finds what the sampling scan finds, several times faster.
     private let vector: LiteralSearch?
+    /// ``vector``'s search, called without retaining it (``vector`` keeps it alive).
+    private let vectorHandle: LiteralSearch.Handle?
 
     /// `vector: false` keeps the scalar scan even where the vector search could run (tests compare the two).
     init(_ keywords: [String], vector: Bool = true) {
@@ -78,6 +80,7 @@ final class KeywordScanner: Sendable {
         self.pairs = pairs
         self.sampled = sampled
         self.vector = sampled && vector ? LiteralSearch(ranges.map { Array(bytes[$0]) }) : nil
+        self.vectorHandle = self.vector?.handle
         self.bytes = bytes
         self.ranges = ranges
         self.starts = starts
@@ -111,7 +114,7 @@ final class KeywordScanner: Sendable {
         let count = message.count
         guard start < count, let base = message.baseAddress else { return nil }
         if !sampled { return scanEveryPosition(message, from: start) }
-        if let vector { return vector.first(in: message, from: start).map { ($0.literal, $0.position) } }
+        if let vectorHandle { return vectorHandle.first(in: message, from: start).map { ($0.literal, $0.position) } }
         return samples.withUnsafeBufferPointer { samples in
             var position = start
             // Sample `position` covers keywords starting there and one byte before; it reads four bytes.

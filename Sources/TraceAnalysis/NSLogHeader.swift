@@ -9,13 +9,24 @@ enum NSLogHeader {
     enum Shape: Sendable { case modern, classic }
 
     /// Where the groups of a matching line are (offsets into the line).
+    /// Held in ``ByteSpan``s: one is made for every line.
     struct Match {
         var shape: Shape
-        var timestamp: Range<Int>
-        var process: Range<Int>
-        var pid: Range<Int>
-        var thread: Range<Int>
-        var message: Range<Int>
+        private var spans: (timestamp: ByteSpan, process: ByteSpan, pid: ByteSpan, thread: ByteSpan, message: ByteSpan)
+
+        init(
+            shape: Shape, timestamp: Range<Int>, process: Range<Int>, pid: Range<Int>, thread: Range<Int>,
+            message: Range<Int>
+        ) {
+            self.shape = shape
+            spans = (ByteSpan(timestamp), ByteSpan(process), ByteSpan(pid), ByteSpan(thread), ByteSpan(message))
+        }
+
+        var timestamp: Range<Int> { spans.timestamp.whole }
+        var process: Range<Int> { spans.process.whole }
+        var pid: Range<Int> { spans.pid.whole }
+        var thread: Range<Int> { spans.thread.whole }
+        var message: Range<Int> { spans.message.whole }
     }
 
     /// The shape whose pattern `pattern` is, when it is one of the two built-in NSLog patterns.

@@ -10,46 +10,46 @@ import NativeKit
 public struct RecordParser {
     /// Byte ranges of a parsed line (offsets into the whole line) plus the values parsed on the spot.
     ///
-    /// Kept small (offsets as 32-bit pairs, absent values as sentinels): a record's fields are made and passed on
-    /// for every line, and a large value is copied with `memmove` at each step. Lines are at most
-    /// ``LineReader/defaultMaximumLineLength`` bytes long, far inside 32 bits.
+    /// Kept small (``ByteSpan``s, absent values as sentinels): a record's fields are made and passed on for every
+    /// line.
     public struct Fields {
         public var formatIndex: Int
         public var timestamp: Timestamp?
-        private var spans: (process: Span, thread: Span, subsystem: Span, category: Span, level: Span)
-        private var messageSpan: Span
+        private var spans:
+            (process: ByteSpan, thread: ByteSpan, subsystem: ByteSpan, category: ByteSpan, level: ByteSpan)
+        private var messageSpan: ByteSpan
         private var pidValue = Int.min
         private var sequenceValue = Int.min
 
         init(formatIndex: Int, message: Range<Int>) {
             self.formatIndex = formatIndex
             self.spans = (.none, .none, .none, .none, .none)
-            self.messageSpan = Span(message)
+            self.messageSpan = ByteSpan(message)
         }
 
         public var process: Range<Int>? {
             get { spans.process.range }
-            set { spans.process = Span(newValue) }
+            set { spans.process = ByteSpan(newValue) }
         }
         public var thread: Range<Int>? {
             get { spans.thread.range }
-            set { spans.thread = Span(newValue) }
+            set { spans.thread = ByteSpan(newValue) }
         }
         public var subsystem: Range<Int>? {
             get { spans.subsystem.range }
-            set { spans.subsystem = Span(newValue) }
+            set { spans.subsystem = ByteSpan(newValue) }
         }
         public var category: Range<Int>? {
             get { spans.category.range }
-            set { spans.category = Span(newValue) }
+            set { spans.category = ByteSpan(newValue) }
         }
         public var level: Range<Int>? {
             get { spans.level.range }
-            set { spans.level = Span(newValue) }
+            set { spans.level = ByteSpan(newValue) }
         }
         public var message: Range<Int> {
             get { messageSpan.range ?? 0..<0 }
-            set { messageSpan = Span(newValue) }
+            set { messageSpan = ByteSpan(newValue) }
         }
         public var pid: Int? {
             get { pidValue == .min ? nil : pidValue }
@@ -58,33 +58,6 @@ public struct RecordParser {
         public var sequence: Int? {
             get { sequenceValue == .min ? nil : sequenceValue }
             set { sequenceValue = newValue ?? .min }
-        }
-
-        /// A byte range in 32 bits; a negative lower bound means none.
-        private struct Span {
-            var lower: Int32
-            var upper: Int32
-
-            static let none = Span(lower: -1, upper: -1)
-
-            init(lower: Int32, upper: Int32) {
-                self.lower = lower
-                self.upper = upper
-            }
-
-            @inline(__always)
-            init(_ range: Range<Int>?) {
-                guard let range else {
-                    self = .none
-                    return
-                }
-                self.init(
-                    lower: Int32(truncatingIfNeeded: range.lowerBound),
-                    upper: Int32(truncatingIfNeeded: range.upperBound))
-            }
-
-            @inline(__always)
-            var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
         }
     }
 
@@ -488,6 +461,38 @@ enum JSONString {
         }
         if pendingHigh != nil { append(scalar: 0xFFFD) }
     }
+}
+
+/// A byte range in 32 bits, where a negative lower bound means none: the parsers' per-line values hold several,
+/// and a value of 16-byte ranges is copied with `memmove` at every step of the per-line path. Lines are at most
+/// ``LineReader/defaultMaximumLineLength`` bytes long, far inside 32 bits.
+struct ByteSpan {
+    var lower: Int32
+    var upper: Int32
+
+    static let none = ByteSpan(lower: -1, upper: -1)
+
+    init(lower: Int32, upper: Int32) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    @inline(__always)
+    init(_ range: Range<Int>?) {
+        guard let range else {
+            self = .none
+            return
+        }
+        self.init(
+            lower: Int32(truncatingIfNeeded: range.lowerBound), upper: Int32(truncatingIfNeeded: range.upperBound))
+    }
+
+    @inline(__always)
+    var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
+
+    /// The bounds as they are (for spans that are never none).
+    @inline(__always)
+    var whole: Range<Int> { Int(lower)..<Int(upper) }
 }
 
 /// Small byte helpers shared by the parsers.

@@ -13,6 +13,9 @@
 typedef struct {
     uint8_t low[4][16];
     uint8_t high[4][16];
+    /// The same tables twice over (both 128-bit lanes of an AVX2 register), low then high: loaded as they are on
+    /// every call instead of being broadcast and spilled to the stack.
+    uint8_t wide[8][32];
     /// Every literal's bytes, lowercased (A–Z only), one after another: literal k is
     /// `bytes[offsets[k]..<offsets[k + 1]]`.
     const uint8_t *bytes;
