@@ -24,14 +24,6 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
     }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-
-int csimd_literals_available(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-}
-
 static inline uint8_t csimd_lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
 
 /// The lowest-numbered literal of `buckets` that begins at `position`, or -1.
@@ -61,6 +53,14 @@ static int32_t csimd_verify(
         }
     }
     return best;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+int csimd_literals_available(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
 }
 
 __attribute__((target("avx2"))) static inline __m256i csimd_buckets(__m256i bytes, __m256i low, __m256i high) {
@@ -131,6 +131,77 @@ __attribute__((target("avx2"), no_sanitize("address"))) size_t csimd_literals_fi
             r = csimd_block(tail, tables);
         }
         const size_t found = csimd_candidates(set, bytes, count, i, r, valid, literal);
+        if (found < count) return found;
+    }
+    return count;
+}
+
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#include <arm_neon.h>
+
+// Every AArch64 processor has NEON (Apple silicon included): the same algorithm, 16 positions at a time, with
+// `tbl` as the nibble lookup.
+
+int csimd_literals_available(void) { return 1; }
+
+static inline uint8x16_t csimd_buckets(uint8x16_t bytes, const uint8_t *low, const uint8_t *high) {
+    const uint8x16_t folded = vorrq_u8(bytes, vdupq_n_u8(0x20));
+    return vandq_u8(
+        vqtbl1q_u8(vld1q_u8(low), vandq_u8(folded, vdupq_n_u8(0x0F))), vqtbl1q_u8(vld1q_u8(high), vshrq_n_u8(folded, 4)));
+}
+
+/// The buckets that survive at each of the 16 positions starting at `p` (reads p[0] to p[18]).
+__attribute__((no_sanitize("address"))) static inline uint8x16_t csimd_block(const uint8_t *p, const csimd_literals *set) {
+    uint8x16_t r = csimd_buckets(vld1q_u8(p), set->low[0], set->high[0]);
+    r = vandq_u8(r, csimd_buckets(vld1q_u8(p + 1), set->low[1], set->high[1]));
+    r = vandq_u8(r, csimd_buckets(vld1q_u8(p + 2), set->low[2], set->high[2]));
+    return vandq_u8(r, csimd_buckets(vld1q_u8(p + 3), set->low[3], set->high[3]));
+}
+
+/// Verifies the candidates of one block; `positions` is how many of its 16 lie inside the buffer.
+static inline size_t csimd_candidates(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t base, uint8x16_t r, size_t positions,
+    int32_t *literal) {
+    // Four bits per position (NEON has no byte mask move): nonzero where a bucket survives.
+    const uint8x8_t narrowed = vshrn_n_u16(vreinterpretq_u16_u8(vtstq_u8(r, r)), 4);
+    uint64_t hits = vget_lane_u64(vreinterpret_u64_u8(narrowed), 0);
+    if (positions < 16) hits &= (1ull << (4 * positions)) - 1;
+    if (!hits) return count;
+    uint8_t buckets[16];
+    vst1q_u8(buckets, r);
+    while (hits) {
+        const int i = __builtin_ctzll(hits) >> 2;
+        hits &= ~(0xFull << (4 * i));
+        const int32_t k = csimd_verify(set, bytes, count, base + (size_t)i, buckets[i]);
+        if (k >= 0) {
+            *literal = k;
+            return base + (size_t)i;
+        }
+    }
+    return count;
+}
+
+__attribute__((no_sanitize("address"))) size_t csimd_literals_find(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
+    size_t i = 0;
+    for (; i + 19 <= count; i += 16) {
+        const size_t found = csimd_candidates(set, bytes, count, i, csimd_block(bytes + i, set), 16, literal);
+        if (found < count) return found;
+    }
+    // The last positions (at most 18; fewer than 17 can begin a literal of three bytes or more), read as the x86
+    // path reads them: in place while the 19-byte read stays inside a 4 KiB block (pages are 4 or 16 KiB, so never
+    // across a page), else from a zero-padded copy.
+    if (i + 2 < count) {
+        const size_t rest = count - i;
+        uint8x16_t r;
+        if (((uintptr_t)(bytes + i) & 4095) <= 4096 - 19) {
+            r = csimd_block(bytes + i, set);
+        } else {
+            uint8_t tail[32] = {0};
+            memcpy(tail, bytes + i, rest);
+            r = csimd_block(tail, set);
+        }
+        const size_t found = csimd_candidates(set, bytes, count, i, r, rest - 2, literal);
         if (found < count) return found;
     }
     return count;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Checks the vector keyword search (Sources/CSIMD) against a naive search with a small C harness
+# (Tests/CSIMDHarness/harness.c): built natively (the AVX2 path on x86-64, NEON on AArch64), and for AArch64 under
+# qemu where `aarch64-linux-gnu-gcc` and `qemu-aarch64` are installed (Debian: gcc-aarch64-linux-gnu
+# libc6-dev-arm64-cross qemu-user), so the NEON path Apple silicon runs is checked on an x86 machine too.
+# The Swift tests check the path of the machine they run on through the library; this covers the other one.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+sources=(Tests/CSIMDHarness/harness.c Sources/CSIMD/literals.c)
+cc=${CC:-$(command -v cc || command -v clang || command -v gcc)}
+echo "== native ($(uname -m)), $cc"
+"$cc" -O2 -Wall -Wextra -ISources/CSIMD/include "${sources[@]}" -o "$out/native"
+"$out/native"
+if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /dev/null; then
+    echo "== aarch64 (NEON) under qemu"
+    aarch64-linux-gnu-gcc -O2 -Wall -Wextra -static -ISources/CSIMD/include "${sources[@]}" -o "$out/aarch64"
+    qemu-aarch64 "$out/aarch64"
+else
+    echo "== aarch64: skipped (needs aarch64-linux-gnu-gcc and qemu-aarch64)"
+fi

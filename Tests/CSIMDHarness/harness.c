@@ -1,0 +1,147 @@
+// Checks csimd_literals_find against a naive search, on the processor it is built for: the AVX2 path on x86-64,
+// the NEON path on AArch64 (Scripts/check-csimd.sh builds it natively and, where a cross compiler and qemu are
+// installed, for AArch64 under qemu). Random texts of literal pieces in mixed case and bytes that fold alike, every
+// start, and buffers that end at a page before one that cannot be read. Prints "N passed, 0 failed".
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "csimd.h"
+
+static const char *literals[] = {
+    "view", "active", "launching", "exited", "phase", "unhide", "terminate", "protected", "memory", "jetsam",
+    "hide", "foreground", "background", "watchdog", "terminated", "termination", "nib", "memorystatus",
+    "exc_resource", "unknown reason", "connect", "disconnect", "8badf00d", "2343432205", "abc", "abcd",
+};
+enum { LITERALS = sizeof literals / sizeof literals[0] };
+
+static uint8_t lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
+
+/// The lowest position at or after 0, then the lowest-numbered literal there; -1 when none.
+static long naive(const uint8_t *text, size_t count, int32_t *literal) {
+    for (size_t p = 0; p < count; p++) {
+        for (int k = 0; k < LITERALS; k++) {
+            const size_t length = strlen(literals[k]);
+            if (p + length > count) continue;
+            size_t i = 0;
+            while (i < length && lower(text[p + i]) == (uint8_t)literals[k][i]) i++;
+            if (i == length) {
+                *literal = k;
+                return (long)p;
+            }
+        }
+    }
+    return -1;
+}
+
+static uint64_t state = 0x9E3779B97F4A7C15ull;
+static uint64_t next(void) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+static int passed, failed;
+
+static void check(const csimd_literals *set, const uint8_t *text, size_t count) {
+    int32_t expected_literal = -1, found_literal = -1;
+    const long expected = naive(text, count, &expected_literal);
+    const size_t found = csimd_literals_find(set, text, count, &found_literal);
+    const long got = found < count ? (long)found : -1;
+    if (got == expected && (got < 0 || found_literal == expected_literal)) {
+        passed++;
+    } else {
+        failed++;
+        if (failed <= 5) {
+            fprintf(stderr, "mismatch: %.*s: expected %ld/%d, found %ld/%d\n", (int)count, (const char *)text, expected,
+                expected_literal, got, found_literal);
+        }
+    }
+}
+
+int main(void) {
+    if (!csimd_literals_available()) {
+        printf("csimd: not available on this processor; nothing to check\n0 passed, 0 failed\n");
+        return 0;
+    }
+    static csimd_literals set;
+    static uint8_t bytes[1024];
+    static int32_t offsets[LITERALS + 1], members[LITERALS];
+    static uint32_t heads[LITERALS], masks[LITERALS];
+    int32_t offset = 0;
+    for (int k = 0; k < LITERALS; k++) {
+        const size_t length = strlen(literals[k]);
+        offsets[k] = offset;
+        memcpy(bytes + offset, literals[k], length);
+        offset += (int32_t)length;
+        uint32_t head = 0, mask = 0;
+        for (size_t i = 0; i < length && i < 4; i++) {
+            head |= (uint32_t)(literals[k][i] | 0x20) << (8 * i);
+            mask |= 0xFFu << (8 * i);
+        }
+        heads[k] = head;
+        masks[k] = mask;
+    }
+    offsets[LITERALS] = offset;
+    set.bytes = bytes;
+    set.offsets = offsets;
+    set.heads = heads;
+    set.head_masks = masks;
+    set.members = members;
+    for (int b = 0, m = 0; b < 8; b++) {
+        set.starts[b] = m;
+        for (int k = 0; k < LITERALS; k++) {
+            if (k * 8 / LITERALS != b) continue;
+            members[m++] = k;
+            csimd_literals_add(&set, (const uint8_t *)literals[k], strlen(literals[k]), b);
+        }
+        set.starts[b + 1] = m;
+    }
+
+    static const char *noise[] = {"Ac", "TIV", "e", " ", "ni", "B", "vie", "W", "termin", "ATED", "zz", "q",
+        "@", "`", "\x7f", "{", "\xc3\xa9", "connection", "for", "reachability flag status"};
+    enum { NOISE = sizeof noise / sizeof noise[0] };
+    uint8_t text[600];
+    for (int round = 0; round < 20000; round++) {
+        size_t count = 0;
+        const int pieces = (int)(next() % 40);
+        for (int p = 0; p < pieces; p++) {
+            const uint64_t pick = next() % (LITERALS + NOISE);
+            const char *piece = pick < LITERALS ? literals[pick] : noise[pick - LITERALS];
+            const size_t length = strlen(piece);
+            if (count + length > sizeof text) break;
+            for (size_t i = 0; i < length; i++) {
+                uint8_t byte = (uint8_t)piece[i];
+                if (next() % 2 && (uint8_t)(byte - 'a') < 26) byte -= 32;
+                if (next() % 11 == 0) byte ^= 0x20;
+                text[count++] = byte;
+            }
+        }
+        for (size_t start = 0; start <= count; start += (count > 64 ? 5 : 1)) check(&set, text + start, count - start);
+    }
+
+    // Buffers that end where a readable page ends.
+    const long page = sysconf(_SC_PAGESIZE);
+    uint8_t *region = mmap(NULL, (size_t)(2 * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED || mprotect(region + page, (size_t)page, PROT_NONE) != 0) {
+        perror("mmap");
+        return 1;
+    }
+    for (size_t length = 0; length <= 100; length++) {
+        for (int k = 0; k < LITERALS; k++) {
+            const size_t literal = strlen(literals[k]);
+            if (literal > length) continue;
+            uint8_t *start = region + page - length;
+            memset(start, '-', length);
+            memcpy(start + length - literal, literals[k], literal);
+            check(&set, start, length);
+            check(&set, start, length - 1);  // cut one byte short
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
