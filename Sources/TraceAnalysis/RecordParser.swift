@@ -255,8 +255,12 @@ public struct RecordParser {
 
     /// Where the content of a line that is not a record starts: after the marker prefixes (line numbers,
     /// quoting, wrapper timestamps) the last record carried, so continuation lines can be measured and read.
+    @inline(__always)
     public func contentOffset(_ line: UnsafeRawBufferPointer) -> Int {
-        if prefixChain.isEmpty { return 0 }
+        prefixChain.isEmpty ? 0 : markerPrefixesLength(line)
+    }
+
+    private func markerPrefixesLength(_ line: UnsafeRawBufferPointer) -> Int {
         var offset = 0
         for index in prefixChain where !catalog.prefixes[index].prefix.isIndentation {
             guard let length = prefixLength(index, line, from: offset) else { break }
@@ -537,10 +541,30 @@ enum Bytes {
     static func isBlank(_ buffer: UnsafeRawBufferPointer) -> Bool { indentation(buffer) == buffer.count }
 
     /// Byte-wise equality of two buffers.
+    /// Short buffers (process names, compared on every record) are compared eight bytes at a time in place;
+    /// `memcmp` is a call through the PLT that costs more than the comparison.
+    @inline(__always)
     static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == 0 }
-        return memcmp(pa, pb, a.count) == 0
+        let count = a.count
+        guard count == b.count else { return false }
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return count == 0 }
+        guard count <= 32 else { return memcmp(pa, pb, count) == 0 }
+        var offset = 0
+        while offset + 8 <= count {
+            if pa.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != pb.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            if pa.load(fromByteOffset: offset, as: UInt8.self) != pb.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset += 1
+        }
+        return true
     }
 }
 

@@ -133,17 +133,24 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
     }
 
     /// `[.f…]` or `[,f…]`: microseconds and the digits written (0 when there is no fraction).
+    /// What `k` fraction digits are multiplied by to give microseconds.
+    private static let microScale: [Int64] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1]
+
     private static func parseFraction(_ cursor: inout ByteCursor) -> (micros: Int64, digits: UInt8)? {
         var micros: Int64 = 0
         var fractionDigits: UInt8 = 0
         if cursor.skip(UInt8(ascii: ".")) || cursor.skip(UInt8(ascii: ",")) {
-            var scale: Int64 = 100_000
+            // The first six digits are the microseconds; more are counted (up to nine) but not kept.
+            var kept = 0
             while let digit = cursor.digit() {
                 if fractionDigits < 9 { fractionDigits += 1 }
-                micros += Int64(digit) * scale
-                scale /= 10
+                if kept < 6 {
+                    micros = micros &* 10 &+ Int64(digit)
+                    kept += 1
+                }
             }
             if fractionDigits == 0 { return nil }
+            micros &*= Self.microScale[kept]
         }
         return (micros, fractionDigits)
     }
