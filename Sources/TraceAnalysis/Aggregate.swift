@@ -89,7 +89,7 @@ public struct Aggregate: Sendable {
     public init(_ report: AnalysisReport) {
         var byName: [String: AppTally] = [:]
         var byInput: [String: InputTally] = [:]
-        for process in report.processes {
+        for process in report.processes.withoutEvents {
             byName[Self.appName(process), default: AppTally()].add(process)
             byInput[process.input, default: InputTally()].add(process)
         }

@@ -74,7 +74,7 @@ public struct AnalysisReport: Sendable {
 
     var totals: Totals {
         var totals = Totals()
-        for process in processes {
+        for process in processes.withoutEvents {
             totals.episodes += process.episodes.count
             for episode in process.episodes {
                 totals.scenarios[episode.scenario, default: 0] += 1

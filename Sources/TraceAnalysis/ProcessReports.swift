@@ -54,14 +54,22 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
-    public subscript(position: Int) -> ProcessReport {
+    public subscript(position: Int) -> ProcessReport { report(at: position, events: true) }
+
+    /// The processes with their events left out when they are in a file, for what only adds them up (the
+    /// aggregate, the summary): the events are most of a process and decoding them most of the cost.
+    var withoutEvents: LazyMapCollection<Range<Int>, ProcessReport> {
+        indices.lazy.map { report(at: $0, events: false) }
+    }
+
+    private func report(at position: Int, events: Bool) -> ProcessReport {
         precondition(position >= 0 && position < count, "process index out of range")
         let (part, offset) = locate(position)
         switch parts[part] {
         case .memory(let reports): return reports[offset]
         case .file(let file, _, let segments):
             var decoder = SpillDecoder(file.read(segments[offset]))
-            return decoder.process()
+            return decoder.process(events: events)
         }
     }
 

@@ -13,7 +13,15 @@ struct ScenarioDetector {
     private var lastMemoryWarning: (index: Int, endLine: Int, end: Timestamp?)?
     private var pending: Pending = .none
     private var launchOpened = false
-    private let options: AnalysisOptions
+    /// Only the gaps it judges by, not all the options: every incarnation keeps a detector (some two) until the
+    /// end of the input, so its size counts on a big one.
+    private let options: Gaps
+
+    struct Gaps {
+        let alertGapMs: Double
+        let backgroundGapMs: Double
+        let memoryWarningWindowMs: Double
+    }
 
     /// A point of the log: a line and its time.
     struct Mark {
@@ -43,7 +51,11 @@ struct ScenarioDetector {
         case foreground(Mark)
     }
 
-    init(options: AnalysisOptions) { self.options = options }
+    init(options: AnalysisOptions) {
+        self.options = Gaps(
+            alertGapMs: options.alertGapMs, backgroundGapMs: options.backgroundGapMs,
+            memoryWarningWindowMs: options.memoryWarningWindowMs)
+    }
 
     /// Every episode so far, in the order closed (sorted by ``finish(lastRecord:)``).
     var episodes: [Episode] { spilled.count == 0 ? recent : spilled.read() + recent }

@@ -263,10 +263,11 @@ extension SpillEncoder {
         optional(value.launch) { $0.launch($1) }
         array(value.episodes) { $0.episode($1) }
         array(value.violations) { $0.violation($1) }
-        array(value.events) { $0.event($1) }
         array(value.clockAnomalies) { $0.clockAnomaly($1) }
         int(value.clockAnomalyCount)
         optional(value.exit) { $0.exit($1) }
+        // Last, so what only counts the processes can stop before the longest part (see ``SpillDecoder/process``).
+        array(value.events) { $0.event($1) }
     }
 }
 
@@ -327,12 +328,15 @@ extension SpillDecoder {
         ProcessExit(reason: `enum`(), line: int(), time: optionalTimestamp(), signal: optionalInt(), evidence: string())
     }
 
-    mutating func process() -> ProcessReport {
-        ProcessReport(
+    /// A process; without `events`, its events are left out (empty) and not decoded.
+    mutating func process(events: Bool = true) -> ProcessReport {
+        var report = ProcessReport(
             name: string(), pid: int(), input: string(), firstLine: int(), lastLine: int(),
             firstTime: optionalTimestamp(), lastTime: optionalTimestamp(), records: int(), finalState: `enum`(),
             launch: optional { $0.launch() }, episodes: array { $0.episode() }, violations: array { $0.violation() },
-            events: array { $0.event() }, clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
+            events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
             exit: optional { $0.exit() })
+        if events { report.events = array { $0.event() } }
+        return report
     }
 }
