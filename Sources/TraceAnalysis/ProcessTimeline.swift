@@ -77,7 +77,8 @@ final class ProcessTimeline {
 
         /// `timeline` keeps one more event (and perhaps an episode) in memory.
         func kept(_ timeline: ProcessTimeline) {
-            guard error == nil else { return }
+            // Live mode (no threshold) and a file that failed keep everything in memory: nothing to track.
+            guard spillThreshold != .max, error == nil else { return }
             if !timeline.isUnspilled {
                 timeline.isUnspilled = true
                 unspilled.append(timeline)
