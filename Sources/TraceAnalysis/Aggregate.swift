@@ -84,22 +84,23 @@ public struct Aggregate: Sendable {
     public var apps: [App]
     public var inputs: [InputRow]
 
+    /// Adds up the processes in one pass, one at a time: a big input's processes are decoded from its temporary
+    /// file as they are read, so none is held longer than it takes to count it.
     public init(_ report: AnalysisReport) {
-        var byName: [String: [ProcessReport]] = [:]
-        for process in report.processes { byName[Self.appName(process), default: []].append(process) }
-        apps = byName.sorted { $0.key < $1.key }.map { Self.app($0.key, $0.value, report.options) }
-        var byInput: [String: [ProcessReport]] = [:]
-        for process in report.processes { byInput[process.input, default: []].append(process) }
+        var byName: [String: AppTally] = [:]
+        var byInput: [String: InputTally] = [:]
+        for process in report.processes.withoutEvents {
+            byName[Self.appName(process), default: AppTally()].add(process)
+            byInput[process.input, default: InputTally()].add(process)
+        }
+        apps = byName.sorted { $0.key < $1.key }.map { $0.value.app($0.key, report.options) }
         inputs = report.inputs.map { input in
-            let processes = byInput[input.name] ?? []
+            let tally = byInput[input.name] ?? InputTally()
             return InputRow(
                 name: input.name, format: input.format, lines: input.lines, unparsedLines: input.unparsedLines,
-                processes: processes.count, lifecycleEvents: input.lifecycleEvents,
-                launches: processes.count { $0.launch != nil },
-                overBudget: processes.reduce(0) { $0 + ($1.launch?.overBudget == true ? 1 : 0) + $1.resumesOverBudget },
-                violations: processes.reduce(0) { $0 + $1.violations.count },
-                killedInForeground: processes.reduce(0) { $0 + $1.killedInForeground },
-                error: input.error)
+                processes: tally.processes, lifecycleEvents: input.lifecycleEvents, launches: tally.launches,
+                overBudget: tally.overBudget, violations: tally.violations,
+                killedInForeground: tally.killedInForeground, error: input.error)
         }
     }
 
@@ -108,32 +109,84 @@ public struct Aggregate: Sendable {
         process.name.isEmpty ? ProcessReport.displayName(name: "", pid: -1) : process.name
     }
 
-    private static func app(_ name: String, _ processes: [ProcessReport], _ options: AnalysisOptions) -> App {
-        var app = App(
-            name: name, launchBudgetMs: options.launchBudget(for: name), resumeBudgetMs: options.resumeBudget(for: name)
-        )
-        app.processes = processes.count
-        app.inputs = Set(processes.map(\.input)).count
-        let launches = processes.compactMap(\.launch)
-        app.launchesSeen = launches.count
-        let measured = launches.filter { $0.durationMs != nil && !$0.excluded }
-        app.launches = DurationStats(measured.compactMap(\.durationMs), overBudget: measured.count(where: \.overBudget))
-        app.launchesExcluded = launches.count { $0.durationMs != nil && $0.excluded }
-        app.watchdogRisks = launches.count(where: \.watchdogRisk)
-        let resumes = processes.flatMap(\.timedResumes)
-        app.resumes = DurationStats(resumes.compactMap(\.durationMs), overBudget: resumes.count(where: \.overBudget))
-        app.scenarios = counted(processes.flatMap { $0.episodes.map(\.scenario) }, in: Scenario.allCases)
-        app.violations = counted(processes.flatMap { $0.violations.map(\.rule) }, in: ViolationRule.allCases)
-        let unclean = processes.compactMap { $0.exit?.reason }.filter { $0 != .voluntary }
-        app.uncleanExits = counted(unclean, in: ExitReason.allCases)
-        return app
+    /// One app's figures as its processes go by.
+    private struct AppTally {
+        var processes = 0
+        var inputs: Set<String> = []
+        var launchesSeen = 0
+        var launchDurations: [Double] = []
+        var launchesOverBudget = 0
+        var launchesExcluded = 0
+        var watchdogRisks = 0
+        var resumeDurations: [Double] = []
+        var resumesOverBudget = 0
+        var scenarios: [Scenario: Int] = [:]
+        var violations: [ViolationRule: Int] = [:]
+        var uncleanExits: [ExitReason: Int] = [:]
+
+        mutating func add(_ process: ProcessReport) {
+            processes += 1
+            inputs.insert(process.input)
+            if let launch = process.launch {
+                launchesSeen += 1
+                if let duration = launch.durationMs {
+                    if launch.excluded {
+                        launchesExcluded += 1
+                    } else {
+                        launchDurations.append(duration)
+                        if launch.overBudget { launchesOverBudget += 1 }
+                    }
+                }
+                if launch.watchdogRisk { watchdogRisks += 1 }
+            }
+            for episode in process.episodes {
+                scenarios[episode.scenario, default: 0] += 1
+                guard episode.budgetMs != nil else { continue }
+                if let duration = episode.durationMs { resumeDurations.append(duration) }
+                if episode.overBudget { resumesOverBudget += 1 }
+            }
+            for violation in process.violations { violations[violation.rule, default: 0] += 1 }
+            if let reason = process.exit?.reason, reason != .voluntary { uncleanExits[reason, default: 0] += 1 }
+        }
+
+        func app(_ name: String, _ options: AnalysisOptions) -> App {
+            var app = App(
+                name: name, launchBudgetMs: options.launchBudget(for: name),
+                resumeBudgetMs: options.resumeBudget(for: name))
+            app.processes = processes
+            app.inputs = inputs.count
+            app.launchesSeen = launchesSeen
+            app.launches = DurationStats(launchDurations, overBudget: launchesOverBudget)
+            app.launchesExcluded = launchesExcluded
+            app.watchdogRisks = watchdogRisks
+            app.resumes = DurationStats(resumeDurations, overBudget: resumesOverBudget)
+            app.scenarios = counted(scenarios, in: Scenario.allCases)
+            app.violations = counted(violations, in: ViolationRule.allCases)
+            app.uncleanExits = counted(uncleanExits, in: ExitReason.allCases)
+            return app
+        }
     }
 
-    /// How often each value occurs, in the order of `all`, leaving out those that do not.
-    private static func counted<T: Hashable>(_ values: [T], in all: [T]) -> [(T, Int)] {
-        var counts: [T: Int] = [:]
-        for value in values { counts[value, default: 0] += 1 }
-        return all.compactMap { value in counts[value].map { (value, $0) } }
+    /// One input's figures as its processes go by.
+    private struct InputTally {
+        var processes = 0
+        var launches = 0
+        var overBudget = 0
+        var violations = 0
+        var killedInForeground = 0
+
+        mutating func add(_ process: ProcessReport) {
+            processes += 1
+            if process.launch != nil { launches += 1 }
+            overBudget += (process.launch?.overBudget == true ? 1 : 0) + process.resumesOverBudget
+            violations += process.violations.count
+            killedInForeground += process.killedInForeground
+        }
+    }
+
+    /// The counts of the values that occur, in the order of `all`.
+    private static func counted<T: Hashable>(_ counts: [T: Int], in all: [T]) -> [(T, Int)] {
+        all.compactMap { value in counts[value].map { (value, $0) } }
     }
 }
 

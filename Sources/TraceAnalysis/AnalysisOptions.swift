@@ -37,6 +37,15 @@ public struct AnalysisOptions: Sendable, Equatable {
     /// so a pattern that gives up on a line can be traced to its definition.
     public var patternOrigins: [String: String] = [:]
 
+    /// Past this estimate of an input's history in memory (bytes), its events, episodes and then its reports are
+    /// kept in a temporary file instead (``SpillFile``): ordinary inputs never reach it and run as before; big
+    /// ones stay within a bounded memory. Internal, so tests can set it to 0 and spill every sample.
+    var spillThreshold = AnalysisOptions.defaultSpillThreshold
+    /// About 35,000 lifecycle events: a capture of several hundred megabytes.
+    static let defaultSpillThreshold = 8 << 20
+    /// The folder of that file; nil for `$TMPDIR` (default `/tmp`). Internal: tests name one that cannot be written.
+    var spillFolder: String?
+
     public init() {}
 
     /// The launch budget that applies to `process`.

@@ -6,10 +6,16 @@ public struct AnalysisReport: Sendable {
     public static let schemaVersion = 1
 
     public var inputs: [InputSummary]
-    public var processes: [ProcessReport]
+    /// The incarnations, in input then line order; a big input's are read back from a temporary file one at a
+    /// time (see ``ProcessReports``).
+    public var processes: ProcessReports
     public var options: AnalysisOptions
 
     public init(inputs: [InputSummary], processes: [ProcessReport], options: AnalysisOptions) {
+        self.init(inputs: inputs, processes: ProcessReports(processes), options: options)
+    }
+
+    public init(inputs: [InputSummary], processes: ProcessReports, options: AnalysisOptions) {
         self.inputs = inputs
         self.processes = processes
         self.options = options
@@ -18,7 +24,7 @@ public struct AnalysisReport: Sendable {
     /// Indices into ``processes`` by the name of the input each came from, in order.
     public var processIndicesByInput: [String: [Int]] {
         var byInput: [String: [Int]] = [:]
-        for (index, process) in processes.enumerated() { byInput[process.input, default: []].append(index) }
+        for index in processes.indices { byInput[processes.input(at: index), default: []].append(index) }
         return byInput
     }
 
@@ -46,19 +52,67 @@ public struct AnalysisReport: Sendable {
     /// Timed resumes over their budget.
     public var resumesOverBudget: [Episode] { timedResumes.filter(\.overBudget) }
 
+    /// What the summaries count, added up in one pass over the processes (a big input's are decoded on each
+    /// pass, so the summary does not go over them once per figure).
+    struct Totals {
+        var episodes = 0
+        var scenarios: [Scenario: Int] = [:]
+        var violations = 0
+        var launches = 0
+        var measuredLaunches = 0
+        var slowestLaunchMs: Double?
+        var launchesOverBudget = 0
+        var timedResumes = 0
+        var resumesOverBudget = 0
+        var killedInForeground = 0
+
+        /// Episodes per scenario, in the order of ``Scenario/allCases``.
+        var scenarioCounts: [(Scenario, Int)] {
+            Scenario.allCases.compactMap { scenario in scenarios[scenario].map { (scenario, $0) } }
+        }
+    }
+
+    var totals: Totals {
+        var totals = Totals()
+        for process in processes.withoutEvents {
+            totals.episodes += process.episodes.count
+            for episode in process.episodes {
+                totals.scenarios[episode.scenario, default: 0] += 1
+                if episode.budgetMs != nil {
+                    totals.timedResumes += 1
+                    if episode.overBudget { totals.resumesOverBudget += 1 }
+                }
+                if episode.scenario == .killedInForeground { totals.killedInForeground += 1 }
+            }
+            totals.violations += process.violations.count
+            guard let launch = process.launch else { continue }
+            totals.launches += 1
+            if launch.overBudget { totals.launchesOverBudget += 1 }
+            if let duration = launch.durationMs, !launch.excluded {
+                totals.measuredLaunches += 1
+                totals.slowestLaunchMs = max(totals.slowestLaunchMs ?? duration, duration)
+            }
+        }
+        return totals
+    }
+
     /// How many of each kind of finding the report holds.
-    public var findingCounts: [FailurePolicy.Finding: Int] {
+    public var findingCounts: [FailurePolicy.Finding: Int] { findingCounts(totals) }
+
+    func findingCounts(_ totals: Totals) -> [FailurePolicy.Finding: Int] {
         [
-            .violations: violations.count,
-            .overBudget: launchesOverBudget.count + resumesOverBudget.count,
-            .killedInForeground: processes.reduce(0) { $0 + $1.killedInForeground },
+            .violations: totals.violations,
+            .overBudget: totals.launchesOverBudget + totals.resumesOverBudget,
+            .killedInForeground: totals.killedInForeground,
             .clockAnomalies: inputs.reduce(0) { $0 + $1.clockAnomalies },
         ]
     }
 
     /// The findings that fail the run under ``AnalysisOptions/failOn``, with their counts, in documented order.
-    public var failingFindings: [(FailurePolicy.Finding, Int)] {
-        let counts = findingCounts
+    public var failingFindings: [(FailurePolicy.Finding, Int)] { failingFindings(totals) }
+
+    func failingFindings(_ totals: Totals) -> [(FailurePolicy.Finding, Int)] {
+        let counts = findingCounts(totals)
         return FailurePolicy.Finding.allCases.compactMap { finding in
             guard options.failOn.fails(on: finding), let count = counts[finding], count > 0 else { return nil }
             return (finding, count)
@@ -71,12 +125,13 @@ public struct AnalysisReport: Sendable {
         return failingFindings.isEmpty ? .clean : .findings
     }
 
-    /// Episodes counted per scenario, in the order of ``Scenario/allCases``.
-    public var scenarioCounts: [(Scenario, Int)] {
-        var counts: [Scenario: Int] = [:]
-        for process in processes { for episode in process.episodes { counts[episode.scenario, default: 0] += 1 } }
-        return Scenario.allCases.compactMap { scenario in counts[scenario].map { (scenario, $0) } }
+    func exitStatus(_ totals: Totals) -> ExitStatus {
+        if !failedInputs.isEmpty || lifecycleEventCount == 0 { return .inputProblem }
+        return failingFindings(totals).isEmpty ? .clean : .findings
     }
+
+    /// Episodes counted per scenario, in the order of ``Scenario/allCases``.
+    public var scenarioCounts: [(Scenario, Int)] { totals.scenarioCounts }
 }
 
 /// The process exit codes (also in the README).

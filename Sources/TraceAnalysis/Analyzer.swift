@@ -74,7 +74,7 @@ public struct Analyzer: Sendable {
         }
         let results = batch.results
         return AnalysisReport(
-            inputs: results.map(\.0), processes: results.flatMap(\.1), options: options)
+            inputs: results.map(\.0), processes: ProcessReports(concatenating: results.map(\.1)), options: options)
     }
 
     /// Analyses a capture held in a string.
@@ -82,7 +82,7 @@ public struct Analyzer: Sendable {
         analyze([.text(name: name, text)])
     }
 
-    func analyze(_ source: InputSource) -> (InputSummary, [ProcessReport]) {
+    func analyze(_ source: InputSource) -> (InputSummary, ProcessReports) {
         switch source {
         case .text(let name, let text): return run(name, modified: nil, LineReader(bytes: Array(text.utf8)))
         case .bytes(let name, let bytes): return run(name, modified: nil, LineReader(bytes: bytes))
@@ -103,7 +103,7 @@ public struct Analyzer: Sendable {
     }
 
     private func run(_ name: String, modified: Int64?, _ reader: consuming LineReader) -> (
-        InputSummary, [ProcessReport]
+        InputSummary, ProcessReports
     ) {
         var analysis = InputAnalysis(name: name, analyzer: self, modified: modified)
         analysis.read(reader)
@@ -229,10 +229,10 @@ struct InputAnalysis {
     }
 
     /// The summary of an input that could not be read.
-    static func failed(_ name: String, _ error: TraceAnalyzeError) -> (InputSummary, [ProcessReport]) {
+    static func failed(_ name: String, _ error: TraceAnalyzeError) -> (InputSummary, ProcessReports) {
         var summary = InputSummary(name: name)
         summary.error = error
-        return (summary, [])
+        return (summary, ProcessReports())
     }
 
     mutating func read(_ reader: consuming LineReader) {
@@ -597,7 +597,7 @@ struct InputAnalysis {
         return true
     }
 
-    mutating func finish() -> (InputSummary, [ProcessReport]) {
+    mutating func finish() -> (InputSummary, ProcessReports) {
         if mode == .sniffing { decide(heldNonBlank > 0 ? .bare : .formatted) }
         flushTies()
         let catalog = parser.catalog
@@ -638,14 +638,18 @@ struct InputAnalysis {
         recent = []
         cachedRecent = -1
         lastTimeline = nil
+        shared.release()
         var pending = timelines
         timelines = []
         pending.reverse()
-        var reports: [ProcessReport] = []
+        // A big input's reports go to its temporary file as they are made (see ProcessReports).
+        var reports = ProcessReportSpiller(
+            input: name, spilling: shared.didSpill, threshold: shared.spillThreshold, file: shared.file)
         while let timeline = pending.popLast() {
             if timeline.hasEvents { reports.append(timeline.report()) }
         }
-        return (summary, reports)
+        if summary.error == nil, let error = shared.error ?? reports.error { summary.error = error }
+        return (summary, reports.finish())
     }
 }
 
@@ -662,7 +666,7 @@ public struct BatchProgress: Sendable {
 private final class Batch: @unchecked Sendable {
     private let lock = Lock()
     private var nextIndex = 0
-    private var slots: [(InputSummary, [ProcessReport])?]
+    private var slots: [(InputSummary, ProcessReports)?]
     private var done = 0
     private var bytes: Int64 = 0
 
@@ -678,7 +682,7 @@ private final class Batch: @unchecked Sendable {
 
     /// Keeps an input's result and reports progress (under the lock: one call at a time).
     func store(
-        _ result: (InputSummary, [ProcessReport]), at index: Int, progress: (@Sendable (BatchProgress) -> Void)?
+        _ result: (InputSummary, ProcessReports), at index: Int, progress: (@Sendable (BatchProgress) -> Void)?
     ) {
         lock.withLock {
             slots[index] = result
@@ -689,7 +693,7 @@ private final class Batch: @unchecked Sendable {
     }
 
     /// Every input's result, in input order (call once every worker has finished).
-    var results: [(InputSummary, [ProcessReport])] { lock.withLock { slots.compactMap { $0 } } }
+    var results: [(InputSummary, ProcessReports)] { lock.withLock { slots.compactMap { $0 } } }
 }
 
 /// A pthread mutex.

@@ -309,9 +309,12 @@ public enum HTMLReporter {
 
     /// The processes that get a swimlane: all of them up to the limit, else those with violations or over budget
     /// first, then those with other findings, each in input order.
-    static func swimlaneSelection(_ processes: [ProcessReport]) -> Set<Int> {
+    static func swimlaneSelection<Processes: RandomAccessCollection<ProcessReport>>(_ processes: Processes) -> Set<Int>
+    where Processes.Index == Int {
         guard processes.count > swimlaneLimit else { return Set(processes.indices) }
-        let ranked = processes.indices.sorted { (-weight(processes[$0]), $0) < (-weight(processes[$1]), $1) }
+        // Weighed once each: a big input's processes are decoded on every access.
+        let weights = processes.map(weight)
+        let ranked = weights.indices.sorted { (-weights[$0], $0) < (-weights[$1], $1) }
         return Set(ranked.prefix(swimlaneLimit))
     }
 

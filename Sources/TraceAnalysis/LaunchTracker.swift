@@ -1,8 +1,9 @@
 /// Measures one incarnation's launch: first line → first didBecomeActive, with milestones on the way (§5).
 struct LaunchTracker {
     private let processStart: ScenarioDetector.Mark
+    /// At most one of each name (a handful): looked up by scanning, as a set of the names would cost more memory
+    /// than they do, kept for every incarnation until the end of the input.
     private var milestones: [Milestone] = []
-    private var seen: Set<String> = []
     private var launchSeen = false
     private var passedThroughBackground = false
     private var active: ScenarioDetector.Mark?
@@ -28,7 +29,7 @@ struct LaunchTracker {
             launchSeen = true
             add("scene-will-connect", mark)
         case .willFinishLaunching, .didFinishLaunching:
-            if launchSeen, event == .didFinishLaunching, seen.contains(event.rawValue) { open = false; return }
+            if launchSeen, event == .didFinishLaunching, hasMilestone(event.rawValue) { open = false; return }
             launchSeen = true
             if finishLaunching == nil || event == .didFinishLaunching { finishLaunching = mark }
             add(event.rawValue, mark)
@@ -53,9 +54,10 @@ struct LaunchTracker {
         }
     }
 
+    private func hasMilestone(_ name: String) -> Bool { milestones.contains { $0.name == name } }
+
     private mutating func add(_ name: String, _ mark: ScenarioDetector.Mark) {
-        guard !seen.contains(name) else { return }
-        seen.insert(name)
+        guard !hasMilestone(name) else { return }
         // Offsets and phases are computed once, in report(), after the first-line milestone is known.
         milestones.append(Milestone(name: name, line: mark.line, time: mark.time, offsetMs: nil, phaseMs: nil))
     }

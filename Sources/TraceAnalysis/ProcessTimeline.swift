@@ -17,7 +17,12 @@ final class ProcessTimeline {
     @exclusivity(unchecked) private(set) var lastLine: Int
     @exclusivity(unchecked) private(set) var lastTime: Timestamp?
     @exclusivity(unchecked) private(set) var records = 0
-    private(set) var events: [TimelineEvent] = []
+    /// The events since the last spill; older ones are in ``spilledEvents`` (a big input, see ``Shared``).
+    private var recentEvents: [TimelineEvent] = []
+    private var spilledEvents: [SpillFile.Segment] = []
+    private var eventCount = 0
+    /// Listed in ``Shared/unspilled``: it has history in memory that a spill would write out.
+    private var isUnspilled = false
     private(set) var clockAnomalies: [ClockAnomaly] = []
     private(set) var clockAnomalyCount = 0
     @exclusivity(unchecked) private var lastTimedLine: Int
@@ -38,10 +43,115 @@ final class ProcessTimeline {
         /// Told of every change that can change a finding, in live mode only (nil in a batch: one nil check per
         /// event).
         let tracking: LiveTracking?
+        /// Past this estimate of history kept in memory (bytes), the input's incarnations write their events and
+        /// closed episodes to ``file`` and read them back for the report, so memory stays bounded on big inputs.
+        /// Never in live mode, which looks at every episode again on each change.
+        let spillThreshold: Int
+        /// The estimate since the last spill.
+        private var keptBytes = 0
+        /// Incarnations with history in memory since the last spill.
+        private var unspilled: [ProcessTimeline] = []
+        /// Whether history was spilled (then the reports are too).
+        private(set) var didSpill = false
+        private var made: SpillFile?
+        /// Why the file could not be made or written, if so: spilling stops and the rest stays in memory.
+        private(set) var error: TraceAnalyzeError?
+
         init(options: AnalysisOptions, tracking: LiveTracking? = nil) {
             self.options = options
             self.tracking = tracking
+            self.spillThreshold = tracking == nil ? options.spillThreshold : .max
         }
+
+        /// The input's file, made on first use; nil (and ``error`` set) when it cannot be.
+        func file() -> SpillFile? {
+            if let made { return made }
+            guard error == nil else { return nil }
+            do {
+                made = try SpillFile(folder: options.spillFolder)
+            } catch {
+                self.error = error
+            }
+            return made
+        }
+
+        /// `timeline` keeps one more event (and perhaps an episode) in memory.
+        func kept(_ timeline: ProcessTimeline) {
+            // Live mode (no threshold) and a file that failed keep everything in memory: nothing to track.
+            guard spillThreshold != .max, error == nil else { return }
+            if !timeline.isUnspilled {
+                timeline.isUnspilled = true
+                unspilled.append(timeline)
+            }
+            keptBytes += ProcessTimeline.bytesPerEvent
+            if keptBytes > spillThreshold { spill() }
+        }
+
+        /// Writes the history of every incarnation that has some in memory.
+        private func spill() {
+            guard let file = file() else { return }
+            didSpill = true
+            do {
+                for timeline in unspilled {
+                    try timeline.spillHistory(to: file)
+                    timeline.isUnspilled = false
+                }
+                unspilled = []
+            } catch {
+                self.error = error
+            }
+            keptBytes = 0
+        }
+
+        /// The end of the input: the incarnations are let go one by one as their reports are made.
+        func release() { unspilled = [] }
+    }
+
+    /// What one event costs in memory, at most: the event, and the episode it may close.
+    static let bytesPerEvent = MemoryLayout<TimelineEvent>.stride + MemoryLayout<Episode>.stride
+
+    /// About what a report holds in memory (the spill threshold's measure).
+    static func estimatedBytes(of report: ProcessReport) -> Int {
+        MemoryLayout<ProcessReport>.stride + report.events.count * MemoryLayout<TimelineEvent>.stride
+            + report.episodes.count * MemoryLayout<Episode>.stride
+            + report.violations.count * MemoryLayout<Violation>.stride
+    }
+
+    /// Writes the events and closed episodes kept in memory to `file`. What is written is dropped from memory only
+    /// once written, so a failure leaves everything in one place or the other.
+    private func spillHistory(to file: SpillFile) throws(TraceAnalyzeError) {
+        if !recentEvents.isEmpty {
+            var encoder = SpillEncoder()
+            encoder.array(recentEvents) { $0.event($1) }
+            spilledEvents.append(try file.append(encoder.bytes))
+            recentEvents = []
+        }
+        guard let made else { return }
+        try made.detector.spill(to: file)
+        // The saved detector shares the episodes closed before the kill: written again, they leave memory too.
+        try made.detectorBeforeInferredKill?.spill(to: file)
+        for key in made.sceneOrder {
+            try made.scenes[key]?.detector.spill(to: file)
+        }
+    }
+
+    /// Every event, in input order.
+    var events: [TimelineEvent] {
+        guard !spilledEvents.isEmpty, let file = shared.file() else { return recentEvents }
+        var events: [TimelineEvent] = []
+        events.reserveCapacity(eventCount)
+        for segment in spilledEvents {
+            var decoder = SpillDecoder(file.read(segment))
+            events += decoder.array { $0.event() }
+        }
+        return events + recentEvents
+    }
+
+    /// Adds an event to the history.
+    private func append(_ event: TimelineEvent) {
+        recentEvents.append(event)
+        eventCount += 1
+        shared.kept(self)
     }
 
     private var tracking: LiveTracking? { shared.tracking }
@@ -120,7 +230,7 @@ final class ProcessTimeline {
         let states = made.scenes.values.map(\.machine.state)
         return ranked.first(where: states.contains) ?? made.machine.state
     }
-    var hasEvents: Bool { !events.isEmpty }
+    var hasEvents: Bool { eventCount > 0 }
     var displayName: String { ProcessReport.displayName(name: name, pid: pid) }
 
     /// Clock anomalies kept per incarnation (the rest are counted).
@@ -189,7 +299,7 @@ final class ProcessTimeline {
             }
         }
         life.launch.observe(occurrence)
-        events.append(
+        append(
             TimelineEvent(
                 event: event, line: occurrence.line, time: occurrence.time,
                 state: sceneKey.flatMap { life.scenes[$0]?.machine.state } ?? life.machine.state, scene: sceneKey))
@@ -218,7 +328,7 @@ final class ProcessTimeline {
     /// reported unless willTerminate was logged (then the evidence only explains the exit).
     func exited(_ occurrence: EventOccurrence, exit: ProcessExit) {
         let life = self.life
-        events.append(
+        append(
             TimelineEvent(
                 event: occurrence.event, line: occurrence.line, time: occurrence.time, state: life.machine.state))
         tracking?.changed(self)

@@ -3,10 +3,25 @@
 /// It works incrementally: each step either closes an episode or leaves one pending (an interruption
 /// that may still turn into `left-via-alert`, say), so the same code can serve a live stream.
 struct ScenarioDetector {
-    private(set) var episodes: [Episode] = []
+    /// The episodes closed since the last spill; older ones are in ``spilled``.
+    private var recent: [Episode] = []
+    /// Older episodes written to the input's ``SpillFile`` (a big input): shared by copies of the detector, which
+    /// is fine since written bytes never change.
+    private var spilled = SpilledEpisodes()
+    /// The last memory-warning episode (the only episode that can still change: a warning within its window
+    /// extends it): its index in ``episodes`` and its end, kept here so it can be extended once spilled too.
+    private var lastMemoryWarning: (index: Int, endLine: Int, end: Timestamp?)?
     private var pending: Pending = .none
     private var launchOpened = false
-    private let options: AnalysisOptions
+    /// Only the gaps it judges by, not all the options: every incarnation keeps a detector (some two) until the
+    /// end of the input, so its size counts on a big one.
+    private let options: Gaps
+
+    struct Gaps {
+        let alertGapMs: Double
+        let backgroundGapMs: Double
+        let memoryWarningWindowMs: Double
+    }
 
     /// A point of the log: a line and its time.
     struct Mark {
@@ -36,7 +51,58 @@ struct ScenarioDetector {
         case foreground(Mark)
     }
 
-    init(options: AnalysisOptions) { self.options = options }
+    init(options: AnalysisOptions) {
+        self.options = Gaps(
+            alertGapMs: options.alertGapMs, backgroundGapMs: options.backgroundGapMs,
+            memoryWarningWindowMs: options.memoryWarningWindowMs)
+    }
+
+    /// Every episode so far, in the order closed (sorted by ``finish(lastRecord:)``).
+    var episodes: [Episode] { spilled.count == 0 ? recent : spilled.read() + recent }
+
+    /// How many episodes there are so far.
+    var episodeCount: Int { spilled.count + recent.count }
+
+    /// Writes the episodes in memory to `file` and lets them go.
+    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) {
+        guard !recent.isEmpty else { return }
+        var encoder = SpillEncoder()
+        encoder.array(recent) { $0.episode($1) }
+        spilled.append(try file.append(encoder.bytes), count: recent.count, in: file)
+        recent = []
+    }
+
+    /// Episodes written to a ``SpillFile``, in segments of several.
+    private struct SpilledEpisodes {
+        private var file: SpillFile?
+        private var segments: [SpillFile.Segment] = []
+        private(set) var count = 0
+        /// Memory-warning episodes extended after they were written: their new ends, by index.
+        private var extended: [Int: (endLine: Int, end: Timestamp?)] = [:]
+
+        mutating func extend(_ index: Int, endLine: Int, end: Timestamp?) { extended[index] = (endLine, end) }
+
+        mutating func append(_ segment: SpillFile.Segment, count: Int, in file: SpillFile) {
+            self.file = file
+            segments.append(segment)
+            self.count += count
+        }
+
+        func read() -> [Episode] {
+            guard let file else { return [] }
+            var episodes: [Episode] = []
+            episodes.reserveCapacity(count)
+            for segment in segments {
+                var decoder = SpillDecoder(file.read(segment))
+                episodes += decoder.array { $0.episode() }
+            }
+            for (index, end) in extended {
+                episodes[index].endLine = end.endLine
+                episodes[index].end = end.end
+            }
+            return episodes
+        }
+    }
 
     /// Feeds one transition step; `processStart` is the incarnation's first line (where a launch starts).
     mutating func handle(_ step: Step, processStart: Mark) {
@@ -148,13 +214,17 @@ struct ScenarioDetector {
     /// A memory warning; warnings within the window are one episode.
     mutating func memoryWarning(_ occurrence: EventOccurrence) {
         let here = Mark(occurrence)
-        if let index = episodes.lastIndex(where: { $0.scenario == .memoryWarning }),
-            let gap = milliseconds(
-                Mark(line: episodes[index].endLine, time: episodes[index].end), here),
+        if let last = lastMemoryWarning,
+            let gap = milliseconds(Mark(line: last.endLine, time: last.end), here),
             gap <= options.memoryWarningWindowMs, gap >= 0
         {
-            episodes[index].endLine = here.line
-            episodes[index].end = here.time
+            lastMemoryWarning = (last.index, here.line, here.time)
+            if last.index >= spilled.count {
+                recent[last.index - spilled.count].endLine = here.line
+                recent[last.index - spilled.count].end = here.time
+            } else {
+                spilled.extend(last.index, endLine: here.line, end: here.time)
+            }
             return
         }
         emit(.memoryWarning, here, here, .high, evidence: "didReceiveMemoryWarning")
@@ -217,7 +287,12 @@ struct ScenarioDetector {
             flush()
         }
         pending = .none
-        episodes.sort(by: Episode.inOrder)
+        recent = episodes
+        spilled = SpilledEpisodes()
+        recent.sort(by: Episode.inOrder)
+        lastMemoryWarning = recent.lastIndex { $0.scenario == .memoryWarning }.map {
+            ($0, recent[$0].endLine, recent[$0].end)
+        }
     }
 
     /// The log's clock (any line's timestamp, in µs since the epoch) has reached `clock`: an interruption resolved
@@ -239,9 +314,8 @@ struct ScenarioDetector {
     /// The last memory-warning episode while a warning at `clock` could still extend it, with the clock at which it
     /// no longer can: live mode holds it until then.
     func openMemoryWarning(at clock: Int64?) -> (index: Int, until: Int64)? {
-        guard let index = episodes.lastIndex(where: { $0.scenario == .memoryWarning }),
-            let end = episodes[index].end
-        else { return nil }
+        guard let last = lastMemoryWarning, let end = last.end else { return nil }
+        let index = last.index
         let until = end.instantMicros + Int64((options.memoryWarningWindowMs * 1000).rounded(.down))
         if let clock, Double(clock - end.instantMicros) / 1000 > options.memoryWarningWindowMs { return nil }
         return (index, until)
@@ -281,10 +355,11 @@ struct ScenarioDetector {
         _ scenario: Scenario, _ start: Mark, _ end: Mark, _ confidence: Confidence, evidence: String,
         duration: Double? = nil
     ) {
-        episodes.append(
+        recent.append(
             Episode(
                 scenario: scenario, startLine: start.line, endLine: end.line, start: start.time, end: end.time,
                 confidence: confidence, causes: scenario.causes, evidence: evidence, durationMs: duration))
+        if scenario == .memoryWarning { lastMemoryWarning = (episodeCount - 1, end.line, end.time) }
     }
 
     private func milliseconds(_ from: Mark, _ to: Mark) -> Double? {

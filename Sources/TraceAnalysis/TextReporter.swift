@@ -211,33 +211,33 @@ public struct TextReporter: Sendable {
     }
 
     private func summary(_ report: AnalysisReport) -> String {
-        let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
-        let scenarios = report.scenarioCounts.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
-        let measured = report.measuredLaunches
+        let totals = report.totals
+        let episodes = totals.episodes
+        let scenarios = totals.scenarioCounts.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
         var out = bold("Summary") + ": \(report.inputs.count) input\(report.inputs.count == 1 ? "" : "s"), "
         out += "\(report.processes.count) process\(report.processes.count == 1 ? "" : "es"), "
         out += "\(episodes) episode\(episodes == 1 ? "" : "s")"
         if !scenarios.isEmpty { out += " (\(scenarios))" }
         out += "\n"
-        let violations = report.violations.count
+        let violations = totals.violations
         out += "  violations: " + (violations == 0 ? paint(.green, "none") : paint(.red, "\(violations)")) + "\n"
-        var launchLine = "  launches: \(report.launches.count), \(measured.count) measured"
-        let over = report.launchesOverBudget.count
+        var launchLine = "  launches: \(totals.launches), \(totals.measuredLaunches) measured"
+        let over = totals.launchesOverBudget
         launchLine += over == 0 ? ", none over budget" : ", " + paint(.red, "\(over) over budget")
-        if let slowest = measured.compactMap(\.durationMs).max() {
+        if let slowest = totals.slowestLaunchMs {
             launchLine += ", slowest \(DurationFormat.text(slowest))"
         }
         out += launchLine + "\n"
-        let resumes = report.timedResumes.count
+        let resumes = totals.timedResumes
         if resumes > 0 {
-            let overResumes = report.resumesOverBudget.count
+            let overResumes = totals.resumesOverBudget
             out += "  resumes: \(resumes) timed, "
             out += overResumes == 0 ? "none over budget\n" : paint(.red, "\(overResumes) over budget") + "\n"
         }
-        switch report.exitStatus {
+        switch report.exitStatus(totals) {
         case .clean: out += "  result: " + paint(.green, "clean") + " (exit 0)\n"
         case .findings:
-            let failing = report.failingFindings.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+            let failing = report.failingFindings(totals).map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
             out += "  result: " + paint(.red, "findings: \(failing)") + " (exit 1)\n"
         case .inputProblem:
             let reason =

@@ -35,6 +35,9 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
     /// A format or vocabulary pattern gave up on lines of an input (a PCRE2 match, depth or heap limit hit): it
     /// backtracks catastrophically. `others` more patterns did too.
     case patternGaveUp(path: String, failure: MatchFailureLog.Failure, others: Int)
+    /// The temporary file a big input's history and reports are kept in (in `folder`, from `$TMPDIR`) could not
+    /// be made or written; what could not be written stayed in memory.
+    case temporaryFile(folder: String, reason: String)
 
     /// How a report labels an input that has this error: `incomplete` when a pattern gave up on some of its
     /// lines (the rest is analysed), `unreadable` otherwise.
@@ -89,6 +92,9 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
             return "\(file): \(problem)"
         case .invalidOption(let option, let value, let expected):
             return "\(option): \"\(value)\" is not \(expected)"
+        case .temporaryFile(let folder, let reason):
+            return "\(folder): cannot write the temporary file a big input's report is kept in: \(reason); "
+                + "set TMPDIR to a folder with free space (the report is complete, but held in memory)"
         }
     }
 }

@@ -1,0 +1,177 @@
+/// The incarnations of a report, in input then line order: held in memory, or — for a big input — in a
+/// ``SpillFile`` and decoded each time one is read, so the reports of a big capture never all exist at once.
+///
+/// Reporters only read processes one at a time (the text and JSON reports render each, the aggregate and the
+/// summary add them up), so a collection that decodes on access serves them all without holding the whole report;
+/// ordinary inputs stay in an array and cost what they did before.
+public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    /// One run of processes: an array, or reports written to a file (all of one input).
+    enum Part: Sendable {
+        case memory([ProcessReport])
+        case file(SpillFile, input: String, [SpillFile.Segment])
+
+        var count: Int {
+            switch self {
+            case .memory(let reports): return reports.count
+            case .file(_, _, let segments): return segments.count
+            }
+        }
+    }
+
+    private var parts: [Part] = []
+    /// Where each part starts.
+    private var starts: [Int] = []
+    public private(set) var count = 0
+
+    public init(_ reports: [ProcessReport]) { append(.memory(reports)) }
+
+    public init(arrayLiteral reports: ProcessReport...) { self.init(reports) }
+
+    init() {}
+
+    /// The processes of several inputs, one after the other.
+    init(concatenating all: [ProcessReports]) {
+        let parts = all.flatMap(\.parts)
+        var memory: [ProcessReport] = []
+        for part in parts {
+            guard case .memory(let reports) = part else {
+                // Some are in files: the parts stay as they are (a batch of big inputs).
+                for part in parts { append(part) }
+                return
+            }
+            memory += reports
+        }
+        append(.memory(memory))
+    }
+
+    mutating func append(_ part: Part) {
+        guard part.count > 0 else { return }
+        starts.append(count)
+        parts.append(part)
+        count += part.count
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> ProcessReport { report(at: position, events: true) }
+
+    /// The processes with their events left out when they are in a file, for what only adds them up (the
+    /// aggregate, the summary): the events are most of a process and decoding them most of the cost.
+    var withoutEvents: LazyMapCollection<Range<Int>, ProcessReport> {
+        indices.lazy.map { report(at: $0, events: false) }
+    }
+
+    private func report(at position: Int, events: Bool) -> ProcessReport {
+        precondition(position >= 0 && position < count, "process index out of range")
+        let (part, offset) = locate(position)
+        switch parts[part] {
+        case .memory(let reports): return reports[offset]
+        case .file(let file, _, let segments):
+            var decoder = SpillDecoder(file.read(segments[offset]))
+            return decoder.process(events: events)
+        }
+    }
+
+    /// The input a process came from, without decoding a spilled one.
+    func input(at position: Int) -> String {
+        let (part, offset) = locate(position)
+        switch parts[part] {
+        case .memory(let reports): return reports[offset].input
+        case .file(_, let input, _): return input
+        }
+    }
+
+    /// Whether some processes are in a file (tests).
+    var isSpilled: Bool {
+        parts.contains { part in
+            if case .file = part { return true }
+            return false
+        }
+    }
+
+    private func locate(_ position: Int) -> (part: Int, offset: Int) {
+        if parts.count == 1 { return (0, position) }
+        // The last part starting at or before `position`.
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        return (low, position - starts[low])
+    }
+}
+
+/// Collects an input's reports as they are made, writing them to a file once the input is big (its history was
+/// spilled while it was read, or the reports would exceed the threshold) and keeping them in memory otherwise.
+struct ProcessReportSpiller {
+    private(set) var reports = ProcessReports()
+    private var memory: [ProcessReport] = []
+    private var segments: [SpillFile.Segment] = []
+    private let input: String
+    private let file: () -> SpillFile?
+    /// Whether reports go to the file from now on.
+    private var spilling: Bool
+    private var keptBytes = 0
+    private let threshold: Int
+    private var failed = false
+    /// Why the file could not be written, if it could not (then the reports stay in memory).
+    private(set) var error: TraceAnalyzeError?
+
+    /// `file` makes (or gives) the input's file, nil when it cannot be made (`error` says why).
+    init(input: String, spilling: Bool, threshold: Int, file: @escaping () -> SpillFile?) {
+        self.input = input
+        self.spilling = spilling
+        self.threshold = threshold
+        self.file = file
+    }
+
+    mutating func append(_ report: ProcessReport) {
+        if !spilling {
+            memory.append(report)
+            keptBytes += ProcessTimeline.estimatedBytes(of: report)
+            guard !failed, keptBytes > threshold else { return }
+            // The reports kept so far go first, so the order stays the input's.
+            spilling = true
+            let kept = memory
+            memory = []
+            for report in kept { append(report) }
+            return
+        }
+        guard let file = file() else {
+            stopSpilling(report)
+            return
+        }
+        var encoder = SpillEncoder()
+        encoder.process(report)
+        do {
+            segments.append(try file.append(encoder.bytes))
+        } catch {
+            self.error = error
+            stopSpilling(report)
+        }
+    }
+
+    /// The file failed: what was written stays there, the rest is kept in memory.
+    private mutating func stopSpilling(_ report: ProcessReport) {
+        flushSegments()
+        spilling = false
+        failed = true
+        memory.append(report)
+    }
+
+    private mutating func flushSegments() {
+        guard !segments.isEmpty, let file = file() else { return }
+        reports.append(.file(file, input: input, segments))
+        segments = []
+    }
+
+    /// Every report appended, in order.
+    mutating func finish() -> ProcessReports {
+        flushSegments()
+        reports.append(.memory(memory))
+        memory = []
+        return reports
+    }
+}

@@ -1,0 +1,342 @@
+/// Writes report values as compact bytes for a ``SpillFile``; ``SpillDecoder`` reads them back.
+///
+/// The format lives only as long as one run (the file is unlinked and never read by another build), so it is
+/// as simple as it can be: integers as zigzag varints, doubles as their bit patterns, strings as a length and
+/// their UTF-8, enums as their index in `allCases`, optionals and arrays with a leading flag or count. Every
+/// field is written, so a decoded report renders byte for byte like the one encoded (the round-trip test checks
+/// each field).
+struct SpillEncoder {
+    var bytes: [UInt8] = []
+
+    mutating func int(_ value: Int) { uint(UInt64(bitPattern: Int64((value << 1) ^ (value >> (Int.bitWidth - 1))))) }
+
+    mutating func int64(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+    mutating func uint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    mutating func double(_ value: Double) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            uint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    /// A flag, then the value when there is one.
+    mutating func optional<T>(_ value: T?, _ write: (inout SpillEncoder, T) -> Void) {
+        guard let value else {
+            bytes.append(0)
+            return
+        }
+        bytes.append(1)
+        write(&self, value)
+    }
+
+    mutating func array<T>(_ values: [T], _ write: (inout SpillEncoder, T) -> Void) {
+        uint(UInt64(values.count))
+        for value in values { write(&self, value) }
+    }
+}
+
+/// Reads what ``SpillEncoder`` wrote, in the same order. The bytes come from this run's own file, so bytes that
+/// do not decode are a bug, not bad input: they stop the run (an index out of range).
+struct SpillDecoder {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func uint() -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    mutating func int64() -> Int64 {
+        let raw = uint()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    mutating func int() -> Int { Int(int64()) }
+
+    mutating func byte() -> UInt8 {
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func bool() -> Bool { byte() != 0 }
+
+    mutating func double() -> Double {
+        var bits: UInt64 = 0
+        for index in 0..<8 { bits |= UInt64(bytes[position + index]) << (8 * UInt64(index)) }
+        position += 8
+        return Double(bitPattern: bits)
+    }
+
+    mutating func string() -> String {
+        let count = Int(uint())
+        defer { position += count }
+        return String(decoding: bytes[position..<(position + count)], as: UTF8.self)
+    }
+
+    mutating func optional<T>(_ read: (inout SpillDecoder) -> T) -> T? { bool() ? read(&self) : nil }
+
+    mutating func array<T>(_ read: (inout SpillDecoder) -> T) -> [T] {
+        let count = Int(uint())
+        var values: [T] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(read(&self)) }
+        return values
+    }
+}
+
+/// An enum written as its index in `allCases` (one byte: every such enum here has fewer than 256 cases).
+protocol SpillCodableEnum: Hashable {
+    static var spillCases: [Self] { get }
+    static var spillIndex: [Self: UInt8] { get }
+}
+
+extension SpillCodableEnum {
+    static func makeSpillIndex() -> [Self: UInt8] {
+        var index: [Self: UInt8] = [:]
+        for (offset, value) in spillCases.enumerated() { index[value] = UInt8(offset) }
+        return index
+    }
+}
+
+extension LifecycleEvent: SpillCodableEnum {
+    static let spillCases = Array(allCases)
+    static let spillIndex = makeSpillIndex()
+}
+
+extension AppState: SpillCodableEnum {
+    static let spillCases = Array(allCases)
+    static let spillIndex = makeSpillIndex()
+}
+
+extension Scenario: SpillCodableEnum {
+    static let spillCases = Array(allCases)
+    static let spillIndex = makeSpillIndex()
+}
+
+extension ViolationRule: SpillCodableEnum {
+    static let spillCases = Array(allCases)
+    static let spillIndex = makeSpillIndex()
+}
+
+extension ExitReason: SpillCodableEnum {
+    static let spillCases = Array(allCases)
+    static let spillIndex = makeSpillIndex()
+}
+
+extension Confidence: SpillCodableEnum {
+    static let spillCases: [Confidence] = [.low, .medium, .high]
+    static let spillIndex = makeSpillIndex()
+}
+
+extension SpillEncoder {
+    mutating func `enum`<T: SpillCodableEnum>(_ value: T) {
+        // Every case is in the index (made from allCases).
+        bytes.append(T.spillIndex[value] ?? 0)
+    }
+
+    mutating func timestamp(_ value: Timestamp) {
+        int64(value.wallMicros)
+        optional(value.utcOffsetSeconds) { $0.int(Int($1)) }
+        byte(value.fractionDigits)
+        optional(value.assumedOffsetSeconds) { $0.int(Int($1)) }
+    }
+
+    mutating func timestamp(_ value: Timestamp?) { optional(value) { $0.timestamp($1) } }
+
+    mutating func double(_ value: Double?) { optional(value) { $0.double($1) } }
+
+    mutating func int(_ value: Int?) { optional(value) { $0.int($1) } }
+
+    mutating func string(_ value: String?) { optional(value) { $0.string($1) } }
+
+    mutating func event(_ value: TimelineEvent) {
+        `enum`(value.event)
+        int(value.line)
+        timestamp(value.time)
+        `enum`(value.state)
+        string(value.scene)
+    }
+
+    mutating func episode(_ value: Episode) {
+        `enum`(value.scenario)
+        int(value.startLine)
+        int(value.endLine)
+        timestamp(value.start)
+        timestamp(value.end)
+        `enum`(value.confidence)
+        array(value.causes) { $0.string($1) }
+        string(value.evidence)
+        double(value.durationMs)
+        string(value.scene)
+        double(value.budgetMs)
+        bool(value.overBudget)
+    }
+
+    mutating func violation(_ value: Violation) {
+        `enum`(value.rule)
+        string(value.input)
+        int(value.line)
+        timestamp(value.time)
+        `enum`(value.state)
+        `enum`(value.event)
+        string(value.expected)
+        string(value.message)
+    }
+
+    mutating func milestone(_ value: Milestone) {
+        string(value.name)
+        int(value.line)
+        timestamp(value.time)
+        double(value.offsetMs)
+        double(value.phaseMs)
+    }
+
+    mutating func launch(_ value: LaunchReport) {
+        int(value.startLine)
+        timestamp(value.start)
+        int(value.endLine)
+        timestamp(value.end)
+        double(value.durationMs)
+        double(value.budgetMs)
+        bool(value.overBudget)
+        bool(value.excluded)
+        string(value.excludedReason)
+        bool(value.watchdogRisk)
+        array(value.milestones) { $0.milestone($1) }
+    }
+
+    mutating func clockAnomaly(_ value: ClockAnomaly) {
+        int(value.line)
+        timestamp(value.time)
+        int(value.previousLine)
+        timestamp(value.previousTime)
+        double(value.backwardsMs)
+    }
+
+    mutating func exit(_ value: ProcessExit) {
+        `enum`(value.reason)
+        int(value.line)
+        timestamp(value.time)
+        int(value.signal)
+        string(value.evidence)
+    }
+
+    mutating func process(_ value: ProcessReport) {
+        string(value.name)
+        int(value.pid)
+        string(value.input)
+        int(value.firstLine)
+        int(value.lastLine)
+        timestamp(value.firstTime)
+        timestamp(value.lastTime)
+        int(value.records)
+        `enum`(value.finalState)
+        optional(value.launch) { $0.launch($1) }
+        array(value.episodes) { $0.episode($1) }
+        array(value.violations) { $0.violation($1) }
+        array(value.clockAnomalies) { $0.clockAnomaly($1) }
+        int(value.clockAnomalyCount)
+        optional(value.exit) { $0.exit($1) }
+        // Last, so what only counts the processes can stop before the longest part (see ``SpillDecoder/process``).
+        array(value.events) { $0.event($1) }
+    }
+}
+
+extension SpillDecoder {
+    mutating func `enum`<T: SpillCodableEnum>(_: T.Type = T.self) -> T { T.spillCases[Int(byte())] }
+
+    mutating func timestamp() -> Timestamp {
+        let wall = int64()
+        let offset = optional { Int32(truncatingIfNeeded: $0.int()) }
+        let digits = byte()
+        let assumed = optional { Int32(truncatingIfNeeded: $0.int()) }
+        return Timestamp(
+            wallMicros: wall, utcOffsetSeconds: offset, fractionDigits: digits, assumedOffsetSeconds: assumed)
+    }
+
+    mutating func optionalTimestamp() -> Timestamp? { optional { $0.timestamp() } }
+    mutating func optionalDouble() -> Double? { optional { $0.double() } }
+    mutating func optionalInt() -> Int? { optional { $0.int() } }
+    mutating func optionalString() -> String? { optional { $0.string() } }
+
+    mutating func event() -> TimelineEvent {
+        TimelineEvent(
+            event: `enum`(), line: int(), time: optionalTimestamp(), state: `enum`(), scene: optionalString())
+    }
+
+    mutating func episode() -> Episode {
+        Episode(
+            scenario: `enum`(), startLine: int(), endLine: int(), start: optionalTimestamp(), end: optionalTimestamp(),
+            confidence: `enum`(), causes: array { $0.string() }, evidence: string(), durationMs: optionalDouble(),
+            scene: optionalString(), budgetMs: optionalDouble(), overBudget: bool())
+    }
+
+    mutating func violation() -> Violation {
+        Violation(
+            rule: `enum`(), input: string(), line: int(), time: optionalTimestamp(), state: `enum`(), event: `enum`(),
+            expected: string(), message: string())
+    }
+
+    mutating func milestone() -> Milestone {
+        Milestone(
+            name: string(), line: int(), time: optionalTimestamp(), offsetMs: optionalDouble(),
+            phaseMs: optionalDouble())
+    }
+
+    mutating func launch() -> LaunchReport {
+        LaunchReport(
+            startLine: int(), start: optionalTimestamp(), endLine: optionalInt(), end: optionalTimestamp(),
+            durationMs: optionalDouble(), budgetMs: double(), overBudget: bool(), excluded: bool(),
+            excludedReason: optionalString(), watchdogRisk: bool(), milestones: array { $0.milestone() })
+    }
+
+    mutating func clockAnomaly() -> ClockAnomaly {
+        ClockAnomaly(
+            line: int(), time: timestamp(), previousLine: int(), previousTime: timestamp(), backwardsMs: double())
+    }
+
+    mutating func exit() -> ProcessExit {
+        ProcessExit(reason: `enum`(), line: int(), time: optionalTimestamp(), signal: optionalInt(), evidence: string())
+    }
+
+    /// A process; without `events`, its events are left out (empty) and not decoded.
+    mutating func process(events: Bool = true) -> ProcessReport {
+        var report = ProcessReport(
+            name: string(), pid: int(), input: string(), firstLine: int(), lastLine: int(),
+            firstTime: optionalTimestamp(), lastTime: optionalTimestamp(), records: int(), finalState: `enum`(),
+            launch: optional { $0.launch() }, episodes: array { $0.episode() }, violations: array { $0.violation() },
+            events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
+            exit: optional { $0.exit() })
+        if events { report.events = array { $0.event() } }
+        return report
+    }
+}

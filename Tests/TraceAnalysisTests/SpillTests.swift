@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// A big input keeps its history and reports in a temporary file (`SpillFile`); these tests force that on the
+/// samples (a threshold of 0 spills at every event) and check that nothing a reader sees changes.
+@Suite("Spilling to a temporary file")
+struct SpillTests {
+    /// Every field of a value, recursively (`dump`), to compare values that are not `Equatable`.
+    static func fields<T>(_ value: T) -> String {
+        var out = ""
+        dump(value, to: &out)
+        return out
+    }
+
+    static func sources() throws -> [InputSource] {
+        try TestSupport.sampleNames.map { name in
+            .bytes(
+                name: "samples/" + name, Array(try Data(contentsOf: TestSupport.samples.appendingPathComponent(name))))
+        }
+    }
+
+    /// Every report format, as bytes.
+    static func rendered(_ report: AnalysisReport, jobs: Int = 1) -> [ReportFormat: [UInt8]] {
+        var out: [ReportFormat: [UInt8]] = [:]
+        for format in ReportFormat.allCases {
+            var bytes: [UInt8] = []
+            format.write(report, showEvents: true, jobs: jobs) { bytes += $0 }
+            out[format] = bytes
+        }
+        return out
+    }
+
+    static let timestamp = Timestamp(
+        wallMicros: -1_234_567, utcOffsetSeconds: -18_000, fractionDigits: 6, assumedOffsetSeconds: 3_600)
+
+    /// A report with every field set, optionals both ways, strings with multi-byte characters.
+    static let everyField = ProcessReport(
+        name: "Mÿ App ✓", pid: 4_242, input: "captures/a.log", firstLine: 1, lastLine: Int.max, firstTime: timestamp,
+        lastTime: nil, records: 99, finalState: .background,
+        launch: LaunchReport(
+            startLine: 1, start: timestamp, endLine: 7, end: nil, durationMs: 412.5, budgetMs: 400, overBudget: true,
+            excluded: true, excludedReason: "prewarmed", watchdogRisk: true,
+            milestones: [
+                Milestone(name: "did-finish-launching", line: 3, time: timestamp, offsetMs: 0, phaseMs: nil),
+                Milestone(name: "did-become-active", line: 7, time: nil, offsetMs: nil, phaseMs: -0.25),
+            ]),
+        episodes: [
+            Episode(
+                scenario: .returnToForeground, startLine: 10, endLine: 12, start: timestamp,
+                end: Timestamp(wallMicros: 5, utcOffsetSeconds: nil, fractionDigits: 0), confidence: .medium,
+                causes: ["one", "two ✓"], evidence: "e → f", durationMs: 12.75, scene: "", budgetMs: 200,
+                overBudget: true),
+            Episode(
+                scenario: .memoryWarning, startLine: -3, endLine: 0, start: nil, end: nil, confidence: .low, causes: [],
+                evidence: "", durationMs: nil),
+        ],
+        violations: [
+            Violation(
+                rule: ViolationRule.allCases[0], input: "captures/a.log", line: 11, time: nil, state: .inactive,
+                event: .didBecomeActive, expected: "something", message: "a \"quoted\" message")
+        ],
+        events: [
+            TimelineEvent(event: .didEnterBackground, line: 13, time: timestamp, state: .background, scene: "scene-1"),
+            TimelineEvent(event: .willTerminate, line: 14, time: nil, state: .terminated),
+        ],
+        clockAnomalies: [
+            ClockAnomaly(line: 20, time: timestamp, previousLine: 19, previousTime: timestamp, backwardsMs: 1.5)
+        ],
+        clockAnomalyCount: 21,
+        exit: ProcessExit(reason: .memory, line: 30, time: timestamp, signal: 9, evidence: "Terminated"))
+
+    @Test func aReportWithEveryFieldRoundTrips() {
+        for report in [
+            Self.everyField,
+            ProcessReport(
+                name: "", pid: -1, input: "", firstLine: 0, lastLine: 0, firstTime: nil, lastTime: nil, records: 0,
+                finalState: .unknown, launch: nil, episodes: [], violations: [], events: []),
+        ] {
+            var encoder = SpillEncoder()
+            encoder.process(report)
+            var decoder = SpillDecoder(encoder.bytes)
+            let decoded = decoder.process()
+            #expect(decoder.isAtEnd)
+            #expect(Self.fields(decoded) == Self.fields(report))
+        }
+    }
+
+    @Test func everyEnumCaseRoundTrips() {
+        var encoder = SpillEncoder()
+        for event in LifecycleEvent.allCases { encoder.enum(event) }
+        for state in AppState.allCases { encoder.enum(state) }
+        for scenario in Scenario.allCases { encoder.enum(scenario) }
+        for rule in ViolationRule.allCases { encoder.enum(rule) }
+        for reason in ExitReason.allCases { encoder.enum(reason) }
+        for confidence in [Confidence.low, .medium, .high] { encoder.enum(confidence) }
+        for value in [0, 1, -1, Int.max, Int.min, 300, -300] { encoder.int(value) }
+        var decoder = SpillDecoder(encoder.bytes)
+        #expect(
+            LifecycleEvent.allCases.map { _ in decoder.enum(LifecycleEvent.self) } == Array(LifecycleEvent.allCases))
+        #expect(AppState.allCases.map { _ in decoder.enum(AppState.self) } == Array(AppState.allCases))
+        #expect(Scenario.allCases.map { _ in decoder.enum(Scenario.self) } == Array(Scenario.allCases))
+        #expect(ViolationRule.allCases.map { _ in decoder.enum(ViolationRule.self) } == Array(ViolationRule.allCases))
+        #expect(ExitReason.allCases.map { _ in decoder.enum(ExitReason.self) } == Array(ExitReason.allCases))
+        #expect((0..<3).map { _ in decoder.enum(Confidence.self) } == [.low, .medium, .high])
+        #expect((0..<7).map { _ in decoder.int() } == [0, 1, -1, Int.max, Int.min, 300, -300])
+        #expect(decoder.isAtEnd)
+    }
+
+    @Test func theSamplesReportsRoundTripThroughTheFile() throws {
+        let report = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }.analyze(try Self.sources(), jobs: 1)
+        #expect(!report.processes.isSpilled)
+        let file = try SpillFile()
+        var segments: [SpillFile.Segment] = []
+        for process in report.processes {
+            var encoder = SpillEncoder()
+            encoder.process(process)
+            segments.append(try file.append(encoder.bytes))
+        }
+        for (segment, process) in zip(segments, report.processes) {
+            var decoder = SpillDecoder(file.read(segment))
+            #expect(Self.fields(decoder.process()) == Self.fields(process))
+        }
+    }
+
+    /// Each sample alone, spilled at every event, renders byte for byte as without spilling, in every format.
+    @Test(arguments: TestSupport.sampleNames)
+    func aSpilledSampleRendersIdentically(_ name: String) throws {
+        let source = try Self.sources().first { $0.name == "samples/" + name }
+        let input = try #require(source)
+        let kept = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }.analyze([input])
+        let spilled = try TestSupport.analyzer {
+            $0.year = TestSupport.sampleYear
+            $0.spillThreshold = 0
+        }.analyze([input])
+        #expect(spilled.processes.isSpilled == !kept.processes.isEmpty)
+        #expect(spilled.inputs.map(\.error) == kept.inputs.map(\.error))
+        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
+        let expected = Self.rendered(kept)
+        for (format, bytes) in Self.rendered(spilled) {
+            #expect(bytes == expected[format], "\(name): \(format.rawValue) differs when spilled")
+        }
+    }
+
+    /// What can still change after it was spilled: a memory warning extended by one within its window, a kill
+    /// inferred from a new pid and taken back when the old pid logs again, exit evidence ending an earlier
+    /// incarnation, scene lanes.
+    static let changesAfterSpilling = """
+        2024-05-01 10:00:00.000 App[100:1] application:didFinishLaunchingWithOptions:
+        2024-05-01 10:00:00.200 App[100:1] applicationDidBecomeActive:
+        2024-05-01 10:00:01.000 App[100:1] -[ViewController didReceiveMemoryWarning]
+        2024-05-01 10:00:01.100 App[100:1] applicationWillResignActive:
+        2024-05-01 10:00:01.200 App[100:1] applicationDidBecomeActive:
+        2024-05-01 10:00:01.500 App[100:1] -[ViewController didReceiveMemoryWarning]
+        2024-05-01 10:00:01.900 App[100:1] -[ViewController didReceiveMemoryWarning]
+        2024-05-01 10:00:05.000 App[200:1] application:didFinishLaunchingWithOptions:
+        2024-05-01 10:00:05.100 App[200:1] applicationDidBecomeActive:
+        2024-05-01 10:00:05.200 App[100:1] applicationWillResignActive:
+        2024-05-01 10:00:05.300 App[100:1] applicationDidEnterBackground:
+        2024-05-01 10:00:05.400 App[100:1] -[ViewController didReceiveMemoryWarning]
+        2024-05-01 10:00:06.000 App[200:1] -[ViewController didReceiveMemoryWarning]
+        2024-05-01 10:00:06.500 App[200:1] -[ViewController didReceiveMemoryWarning]
+        2024-05-01 10:00:07.000 Scenes[300:1] scene(_:willConnectTo:options:)
+        2024-05-01 10:00:07.100 Scenes[300:1] sceneDidBecomeActive(_:)
+        2024-05-01 10:00:07.200 Scenes[300:1] sceneWillResignActive(_:)
+        2024-05-01 10:00:07.300 Scenes[300:1] sceneDidEnterBackground(_:)
+        2024-05-01 10:00:08.000 App[300:1] application:didFinishLaunchingWithOptions:
+        2024-05-01 10:00:09.000 kernel[0:1] memorystatus: killing process 200 [App] in high band
+        2024-05-01 10:00:09.500 App[300:1] applicationDidBecomeActive:
+        """
+
+    @Test func historyThatChangesAfterSpillingIsReportedIdentically() throws {
+        let input = InputSource.text(name: "changes", Self.changesAfterSpilling)
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        #expect(spilled.processes.isSpilled)
+        #expect(
+            kept.processes.contains {
+                $0.episodes.contains { $0.scenario == .memoryWarning && $0.endLine > $0.startLine }
+            })
+        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
+        let expected = Self.rendered(kept)
+        for (format, bytes) in Self.rendered(spilled) {
+            #expect(bytes == expected[format], "\(format.rawValue) differs when spilled")
+        }
+    }
+
+    /// A batch of every sample on two threads, spilled, rendered on two threads: as the batch kept in memory.
+    @Test func aSpilledBatchRendersIdentically() throws {
+        let sources = try Self.sources()
+        let kept = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }.analyze(sources, jobs: 1)
+        let spilled = try TestSupport.analyzer {
+            $0.year = TestSupport.sampleYear
+            $0.spillThreshold = 0
+        }.analyze(sources, jobs: 2)
+        #expect(spilled.processes.isSpilled)
+        #expect(spilled.processes.count == kept.processes.count)
+        #expect(spilled.processIndicesByInput == kept.processIndicesByInput)
+        let expected = Self.rendered(kept)
+        for (format, bytes) in Self.rendered(spilled, jobs: 2) {
+            #expect(bytes == expected[format], "\(format.rawValue) differs when spilled")
+        }
+    }
+
+    /// A temporary file that cannot be made is the input's error; the report is still whole (kept in memory).
+    @Test func aFolderThatCannotBeWrittenIsAnError() throws {
+        let sources = try Self.sources()
+        let kept = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }.analyze(sources, jobs: 1)
+        let failed = try TestSupport.analyzer {
+            $0.year = TestSupport.sampleYear
+            $0.spillThreshold = 0
+            $0.spillFolder = "/nonexistent/trace-analyze-spill"
+        }.analyze(sources, jobs: 1)
+        #expect(!failed.processes.isSpilled)
+        #expect(Self.fields(Array(failed.processes)) == Self.fields(Array(kept.processes)))
+        for (input, before) in zip(failed.inputs, kept.inputs) where before.lifecycleEvents > 0 {
+            guard case .temporaryFile(let folder, let reason) = input.error else {
+                Issue.record("\(input.name): expected a temporary-file error, got \(String(describing: input.error))")
+                continue
+            }
+            #expect(folder == "/nonexistent/trace-analyze-spill")
+            #expect(!reason.isEmpty)
+            #expect(input.error?.description.contains("TMPDIR") == true)
+        }
+        #expect(failed.exitStatus == .inputProblem)
+    }
+
+    /// Nothing is left in the folder: the file is unlinked as soon as it is open.
+    @Test func theFileIsUnlinkedAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = try TestSupport.analyzer {
+            $0.year = TestSupport.sampleYear
+            $0.spillThreshold = 0
+            $0.spillFolder = folder.path
+        }.analyze(try Self.sources(), jobs: 1)
+        #expect(report.processes.isSpilled)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(!JSONReporter.bytes(report).isEmpty)
+    }
+}
