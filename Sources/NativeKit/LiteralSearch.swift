@@ -1,10 +1,11 @@
 import CSIMD
 
-/// Finds the first of a set of ASCII-caseless literals (three bytes or more) in a buffer, 32 positions at a time,
-/// with the vector byte shuffles of Hyperscan's "Teddy" algorithm (``CSIMD``'s `csimd_literals_find`).
+/// Finds the first of a set of ASCII-caseless literals (three bytes or more) in a buffer, 32 positions at a time
+/// (16 on AArch64), with the vector byte shuffles of Hyperscan's "Teddy" algorithm (``CSIMD``'s
+/// `csimd_literals_find`).
 ///
-/// Needs x86-64 with AVX2: ``init(_:)`` returns nil elsewhere, or when a literal is shorter than three bytes, and
-/// the caller keeps its scalar scan. Immutable once made, so one set serves every thread.
+/// Needs x86-64 with AVX2 or AArch64 (NEON): ``init(_:)`` returns nil elsewhere, or when a literal is shorter than
+/// three bytes, and the caller keeps its scalar scan. Immutable once made, so one set serves every thread.
 public final class LiteralSearch: @unchecked Sendable {
     private let set = UnsafeMutablePointer<csimd_literals>.allocate(capacity: 1)
     private let bytes: UnsafeMutableBufferPointer<UInt8>

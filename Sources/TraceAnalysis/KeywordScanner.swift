@@ -29,7 +29,7 @@ final class KeywordScanner: Sendable {
     private let sampled: Bool
     /// Whether ``find(in:from:)`` runs the vector search.
     var isVector: Bool { vector != nil }
-    /// The vector search, where the processor has one (x86-64 with AVX2) and every keyword has three bytes or
+    /// The vector search, where the processor has one (AVX2 or NEON) and every keyword has three bytes or
     /// more: it finds what the sampling scan finds, several times faster.
     private let vector: LiteralSearch?
     /// ``vector``'s search, called without retaining it (``vector`` keeps it alive).

@@ -8,8 +8,8 @@
 enum NSLogHeader {
     enum Shape: Sendable { case modern, classic }
 
-    /// Where the groups of a matching line are (offsets into the line).
-    /// Held in ``ByteSpan``s: one is made for every line.
+    /// Where the groups of a matching line are (offsets into the line), held in ``ByteSpan``s: one is made for
+    /// every line.
     struct Match {
         var shape: Shape
         private var spans: (timestamp: ByteSpan, process: ByteSpan, pid: ByteSpan, thread: ByteSpan, message: ByteSpan)
@@ -130,8 +130,10 @@ enum NSLogHeader {
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
     private static let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
 
-    /// Per byte of `word`, bits of its high nibble set where the byte is no ASCII digit. Only the lowest such byte
-    /// is sure (a carry from a non-digit can mark the bytes above it), which is all a scan for the end of a run needs.
+    /// Per byte of `word`, bits of its high nibble set where the byte is no ASCII digit: XORed with 0x30 it has a
+    /// high nibble, or adding 6 gives it one. Only the lowest such byte is sure (a carry from a non-digit can mark
+    /// the bytes above it), which is all a scan for the end of a run needs, and a word whose every byte passes had
+    /// no carry (digits and separators stay below 0xFA).
     @inline(__always)
     private static func nonDigits(_ word: UInt64) -> UInt64 {
         let offset = word ^ 0x3030_3030_3030_3030
@@ -171,16 +173,12 @@ enum NSLogHeader {
 
     /// Whether the 20 bytes at `base` are `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`: three overlapping little-endian
     /// words (bytes 0–7, 8–15, 12–19), each checked at once for digits where digits belong and for the separators
-    /// elsewhere. A byte is a digit when, XORed with 0x30, it has no high nibble and adding 6 makes none; the
-    /// addition cannot carry into a digit's byte from a byte that passes (digits and separators stay below 0xFA).
+    /// elsewhere (``nonDigits(_:)``).
     @inline(__always)
     static func dateAndTime(_ base: UnsafeRawPointer) -> Bool {
         @inline(__always)
         func fits(_ word: UInt64, digits: UInt64, separators: UInt64) -> Bool {
-            let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-            let offset = word ^ 0x3030_3030_3030_3030
-            let notDigit = (offset & high) | ((offset &+ 0x0606_0606_0606_0606) & high)
-            return notDigit & digits == 0 && word & ~digits == separators
+            nonDigits(word) & digits == 0 && word & ~digits == separators
         }
         // Byte masks (first byte lowest) and the separators where the mask is clear.
         return fits(

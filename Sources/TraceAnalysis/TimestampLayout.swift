@@ -132,10 +132,10 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         return Int64(hour * 3600 + minute * 60 + second)
     }
 
-    /// `[.f…]` or `[,f…]`: microseconds and the digits written (0 when there is no fraction).
     /// What `k` fraction digits are multiplied by to give microseconds.
     private static let microScale: [Int64] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1]
 
+    /// `[.f…]` or `[,f…]`: microseconds and the digits written (0 when there is no fraction).
     private static func parseFraction(_ cursor: inout ByteCursor) -> (micros: Int64, digits: UInt8)? {
         var micros: Int64 = 0
         var fractionDigits: UInt8 = 0

@@ -9,7 +9,7 @@
 /// one of eight buckets; for each of the four positions two 16-entry tables give, per low and per high nibble of a
 /// byte, the buckets holding a literal with that nibble there (a literal of three bytes accepts any fourth). A
 /// position can begin a literal only where a bucket survives all eight lookups; 32 positions are tested at once
-/// with AVX2 byte shuffles, and only the surviving buckets' literals are compared.
+/// with AVX2 byte shuffles (16 with NEON's `tbl` on AArch64), and only the surviving buckets' literals are compared.
 typedef struct {
     uint8_t low[4][16];
     uint8_t high[4][16];
@@ -29,7 +29,8 @@ typedef struct {
     int32_t starts[9];
 } csimd_literals;
 
-/// Whether this processor runs `csimd_literals_find` (x86-64 with AVX2); the caller keeps a scalar scan otherwise.
+/// Whether this processor runs `csimd_literals_find` (x86-64 with AVX2, or AArch64); the caller keeps a scalar scan
+/// otherwise.
 int csimd_literals_available(void);
 
 /// Adds a literal's first four bytes (three for a three-byte literal) to `bucket` (0–7) of the nibble tables.
