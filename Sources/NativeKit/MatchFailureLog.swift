@@ -19,11 +19,14 @@ public final class MatchFailureLog {
 
     /// The line being matched (1-based), set by the reader for every line. Kept behind a pointer: a stored class
     /// property would be checked for exclusive access at run time on every assignment.
+    /// Inlinable: set on every line of every input, where a call would cost more than the store.
+    @inlinable
     public var line: Int {
         get { current.pointee }
         set { current.pointee = newValue }
     }
-    private let current: UnsafeMutablePointer<Int> = {
+    @usableFromInline
+    let current: UnsafeMutablePointer<Int> = {
         let pointer = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         pointer.initialize(to: 0)
         return pointer

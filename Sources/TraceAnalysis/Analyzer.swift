@@ -299,7 +299,21 @@ struct InputAnalysis {
     private mutating func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
         // Inside an open dump only the last record's shape can end it: a full search would be wasted on every
         // line of a long NSDictionary.
-        if let fields = bracketDepth > 0 ? parser.parseLikeLast(line) : parser.parse(line) {
+        let parsed: RecordParser.Fields?
+        if parser.quickShape != nil {
+            // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
+            // general `Fields` (what `parse` then `record` would do, step for step).
+            let header = NSLogHeader.match(line)
+            if let header, let format = parser.quickFormat(header, likeLast: bracketDepth > 0) {
+                flushTies()
+                quickRecord(header, format: format, line, number)
+                return
+            }
+            parsed = bracketDepth > 0 ? parser.parseLikeLast(line, header: header) : parser.parse(line, header: header)
+        } else {
+            parsed = bracketDepth > 0 ? parser.parseLikeLast(line) : parser.parse(line)
+        }
+        if let fields = parsed {
             parser.countPrefixes(into: &prefixLines)
             if let sequence = fields.sequence, let time = fields.timestamp {
                 if let first = ties.first, first.fields.timestamp != time || ties.count >= Self.maxTies { flushTies() }
@@ -353,6 +367,7 @@ struct InputAnalysis {
         for tie in group { tie.bytes.withUnsafeBytes { record(tie.fields, $0, tie.number) } }
     }
 
+    @inline(__always)
     private mutating func count(format index: Int) {
         summary.records += 1
         recordsPerFormat[index] += 1
@@ -374,6 +389,21 @@ struct InputAnalysis {
         JSONString.unescape(message, into: &buffer)
         buffer.withUnsafeBytes { noteRecord(timeline, message: $0, number, fields.timestamp) }
         swap(&buffer, &decoded)
+    }
+
+    /// ``record(_:_:_:)`` for a line ``NSLogHeader`` read as a record of the last record's format.
+    @inline(__always)
+    private mutating func quickRecord(
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int
+    ) {
+        count(format: format)
+        rawContinuations = rawContinuationFormats[format]
+        recordIndent = Bytes.indentation(line)
+        let (time, process, pid) = parser.quickFields(header, format: format, in: line)
+        let message = UnsafeRawBufferPointer(rebasing: line[header.message])
+        timeline(nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time).with {
+            noteRecord($0, message: message, number, time)
+        }
     }
 
     /// A line of no format that is a record of the fallback format (bare lines).
@@ -464,43 +494,66 @@ struct InputAnalysis {
     private mutating func timeline(
         for fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int
     ) -> ProcessTimeline {
-        let pid = fields.pid ?? -1
         let nameBytes =
             fields.process.map { UnsafeRawBufferPointer(rebasing: line[$0]) }
             ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        if cachedRecent >= 0 {
-            let entry = recent[cachedRecent]
-            if entry.pid == pid, entry.name.withUnsafeBytes({ Bytes.equal($0, nameBytes) }) {
-                return entry.timeline.object
-            }
+        return timeline(nameBytes: nameBytes, pid: fields.pid ?? -1, number, fields.timestamp).object
+    }
+
+    /// The incarnation of the process named by `nameBytes` with `pid`, made when it is new.
+    @inline(__always)
+    private mutating func timeline(nameBytes: UnsafeRawBufferPointer, pid: Int, _ number: Int, _ time: Timestamp?)
+        -> Unowned
+    {
+        // The entry is read in place (a copy of it would retain its name).
+        if cachedRecent >= 0, recent[cachedRecent].pid == pid,
+            recent[cachedRecent].name.withUnsafeBytes({ Bytes.equal($0, nameBytes) })
+        {
+            return recent[cachedRecent].timeline
         }
+        return Unowned(recentTimeline(nameBytes: nameBytes, pid: pid, number, time))
+    }
+
+    private mutating func recentTimeline(nameBytes: UnsafeRawBufferPointer, pid: Int, _ number: Int, _ time: Timestamp?)
+        -> ProcessTimeline
+    {
         if let hit = recent.firstIndex(where: { entry in
             entry.pid == pid && entry.name.withUnsafeBytes { Bytes.equal($0, nameBytes) }
         }) {
             // What the lookup by key would do: the incarnation found becomes the current one of its name.
             let timeline = recent[hit].timeline.object
             if !timeline.isCurrentOfName { makeCurrent(timeline) }
-            cachedRecent = hit
+            cache(hit)
             return timeline
         }
-        let timeline = self.timeline(
-            name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, fields.timestamp)
+        let timeline = self.timeline(name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, time)
         let entry = (Array(nameBytes), pid, Unowned(timeline))
         if recent.count < Self.recentCapacity {
-            cachedRecent = recent.count
             recent.append(entry)
+            cache(recent.count - 1)
         } else {
-            cachedRecent = recentNext
             recent[recentNext] = entry
+            cache(recentNext)
             recentNext = (recentNext + 1) % Self.recentCapacity
         }
         return timeline
     }
 
+    /// Makes `recent[index]` the entry tried first.
+    @inline(__always)
+    private mutating func cache(_ index: Int) { cachedRecent = index }
+
     /// A reference to an incarnation that ``timelines`` keeps alive: no reference counting.
     private struct Unowned {
-        unowned(unsafe) let object: ProcessTimeline
-        init(_ object: ProcessTimeline) { self.object = object }
+        private let reference: Unmanaged<ProcessTimeline>
+        init(_ object: ProcessTimeline) { reference = .passUnretained(object) }
+
+        /// The incarnation as a strong reference (retained while it is used).
+        var object: ProcessTimeline { reference.takeUnretainedValue() }
+
+        /// Calls `body` with the incarnation, retaining nothing.
+        @inline(__always)
+        func with<R>(_ body: (ProcessTimeline) -> R) -> R { reference._withUnsafeGuaranteedRef(body) }
     }
 
     private mutating func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?)

@@ -135,7 +135,7 @@ enum NSLogHeader {
     /// the bytes above it), which is all a scan for the end of a run needs, and a word whose every byte passes had
     /// no carry (digits and separators stay below 0xFA).
     @inline(__always)
-    private static func nonDigits(_ word: UInt64) -> UInt64 {
+    static func nonDigits(_ word: UInt64) -> UInt64 {
         let offset = word ^ 0x3030_3030_3030_3030
         return (offset & highNibbles) | ((offset &+ 0x0606_0606_0606_0606) & highNibbles)
     }

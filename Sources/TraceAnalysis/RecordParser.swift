@@ -162,14 +162,39 @@ public struct RecordParser {
         self.nslogClassic = first(.classic)
     }
 
+    /// The NSLog shape of the last record's format when it had no prefixes: the next line is most likely a
+    /// record of the same format, which ``NSLogHeader`` reads (see ``quickFields(_:in:)``). Nil otherwise.
+    @inline(__always)
+    var quickShape: NSLogHeader.Shape? { preferred >= 0 && prefixChain.isEmpty ? nslogShapes[preferred] : nil }
+
+    /// The format of a line ``NSLogHeader`` read as `header`, when the quick path may take it (``quickShape`` is
+    /// not nil): what ``parse(_:header:)`` would choose, made the format of the last record as it makes it, or
+    /// (`likeLast`) what ``parseLikeLast(_:header:)`` would. Nil where those take another way or none.
+    @inline(__always)
+    mutating func quickFormat(_ header: NSLogHeader.Match, likeLast: Bool) -> Int? {
+        if likeLast { return header.shape == nslogShapes[preferred] ? preferred : nil }
+        let index = header.shape == .modern ? nslogModern : nslogClassic
+        guard index >= 0 else { return nil }
+        preferred = index
+        return index
+    }
+
     /// The fields of `line`, or nil when no record format matches it, with or without known prefixes.
     @inline(__always)
     public mutating func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
+        let header = prefixChain.isEmpty && nslogShapes[preferred] != nil ? NSLogHeader.match(line) : nil
+        return parse(line, header: header)
+    }
+
+    /// ``parse(_:)`` where ``quickShape`` is not nil and `header` is already `NSLogHeader.match(line)`.
+    @inline(__always)
+    mutating func parse(_ line: UnsafeRawBufferPointer, header: NSLogHeader.Match?) -> Fields? {
+        guard preferred >= 0 else { return nil }
         var nslog = false
         if prefixChain.isEmpty, nslogShapes[preferred] != nil {
             // The last record was NSLog: read this line as NSLog first, without PCRE2.
-            if let match = NSLogHeader.match(line) {
+            if let match = header {
                 let index = match.shape == .modern ? nslogModern : nslogClassic
                 if index >= 0 {
                     preferred = index
@@ -191,12 +216,30 @@ public struct RecordParser {
     @inline(__always)
     public mutating func parseLikeLast(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
-        if prefixChain.isEmpty, let shape = nslogShapes[preferred] {
-            guard let match = NSLogHeader.match(line), match.shape == shape else { return nil }
-            return fields(of: match, format: preferred, in: line)
+        if prefixChain.isEmpty, nslogShapes[preferred] != nil {
+            return parseLikeLast(line, header: NSLogHeader.match(line))
         }
         guard let offset = strip(prefixChain, line) else { return nil }
         return parse(line, from: offset, with: preferred)
+    }
+
+    /// ``parseLikeLast(_:)`` where ``quickShape`` is not nil and `header` is already `NSLogHeader.match(line)`.
+    @inline(__always)
+    mutating func parseLikeLast(_ line: UnsafeRawBufferPointer, header: NSLogHeader.Match?) -> Fields? {
+        guard let match = header, match.shape == quickShape else { return nil }
+        return fields(of: match, format: preferred, in: line)
+    }
+
+    /// What a record of NSLog format `format` (``quickFormat(_:likeLast:)``) needs beyond `header`, read from
+    /// `line` exactly as ``parse(_:)`` reads it, without making ``Fields``: the per-line path of NSLog captures.
+    @inline(__always)
+    mutating func quickFields(_ header: NSLogHeader.Match, format: Int, in line: UnsafeRawBufferPointer) -> (
+        timestamp: Timestamp?, process: Range<Int>, pid: Int?
+    ) {
+        (
+            timestamp(format: format, header.timestamp, in: line), Bytes.trimmingSpaces(header.process, in: line),
+            Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[header.pid]))
+        )
     }
 
     /// The fields of a line ``NSLogHeader`` read as a record of format `index`.
@@ -298,20 +341,27 @@ public struct RecordParser {
         fields.subsystem = subsystem
         fields.category = category
         fields.level = level
-        if let range = timestamp, let layout = groups[index].layout,
-            var timestamp = layout.parse(
-                UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates, cache: &seconds)
-        {
-            if timestamp.utcOffsetSeconds == nil, zone != nil {
-                timestamp.assumedOffsetSeconds = zone?.offset(atWallMicros: timestamp.wallMicros)
-                assumedZone = true
-            }
-            fields.timestamp = timestamp
-        }
+        if let range = timestamp { fields.timestamp = self.timestamp(format: index, range, in: line) }
         if let range = process { fields.process = Bytes.trimmingSpaces(range, in: line) }
         if let range = pid { fields.pid = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = sequence { fields.sequence = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
         return fields
+    }
+
+    /// The timestamp a record of format `index` writes at `range` of `line`, with the zone it is assumed to be in
+    /// when it gives none.
+    @inline(__always)
+    private mutating func timestamp(format index: Int, _ range: Range<Int>, in line: UnsafeRawBufferPointer)
+        -> Timestamp?
+    {
+        guard let layout = groups[index].layout,
+            var timestamp = layout.parse(UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates, cache: &seconds)
+        else { return nil }
+        if timestamp.utcOffsetSeconds == nil, zone != nil {
+            timestamp.assumedOffsetSeconds = zone?.offset(atWallMicros: timestamp.wallMicros)
+            assumedZone = true
+        }
+        return timestamp
     }
 
     /// Adds one to `counts[i]` for each prefix `i` stripped from the last record.
@@ -510,6 +560,7 @@ enum Bytes {
     }
 
     /// A decimal number, or nil when the bytes are not all digits or overflow.
+    @inline(__always)
     static func decimal(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
         var value = 0
@@ -522,6 +573,7 @@ enum Bytes {
     }
 
     /// `range` without leading and trailing spaces and tabs.
+    @inline(__always)
     static func trimmingSpaces(_ range: Range<Int>, in buffer: UnsafeRawBufferPointer) -> Range<Int> {
         var lower = range.lowerBound
         var upper = range.upperBound
@@ -531,6 +583,7 @@ enum Bytes {
     }
 
     /// The number of leading spaces and tabs.
+    @inline(__always)
     static func indentation(_ buffer: UnsafeRawBufferPointer) -> Int {
         var count = 0
         while count < buffer.count, buffer[count] == space || buffer[count] == tab { count += 1 }

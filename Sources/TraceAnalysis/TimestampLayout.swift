@@ -45,6 +45,11 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         fileprivate var key: (UInt64, UInt64, UInt32)?
         /// Seconds since 1970 of the wall clock, nil when those bytes are no date and time.
         fileprivate var seconds: Int64?
+        /// The bytes after the fraction of the last timestamp whose were eight or fewer (its zone: `-0500`,
+        /// `+05:30`, `Z`, nothing), as a little-endian word, their count, and what ``parseOffset(_:)`` made of
+        /// them: consecutive lines mostly share their zone too.
+        fileprivate var zoneKey: (word: UInt64, count: Int) = (0, -1)
+        fileprivate var zone: Int32?? = nil
 
         public init() {}
     }
@@ -132,6 +137,18 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         return Int64(hour * 3600 + minute * 60 + second)
     }
 
+    /// The number the first `count` bytes of `word` (1 to 7 ASCII digits, the first lowest) write: the digits
+    /// are moved to the top of the word behind zeros and the eight combined pairwise (SWAR).
+    @inline(__always)
+    static func decimal(digits word: UInt64, count: Int) -> Int64 {
+        let shift = UInt64(8 * (8 - count))
+        var value = ((word << shift) | (0x3030_3030_3030_3030 >> UInt64(8 * count))) &- 0x3030_3030_3030_3030
+        value = (value &* 10 &+ (value >> 8)) & 0x00FF_00FF_00FF_00FF
+        value = (value &* 100 &+ (value >> 16)) & 0x0000_FFFF_0000_FFFF
+        value = (value &* 10_000 &+ (value >> 32)) & 0xFFFF_FFFF
+        return Int64(value)
+    }
+
     /// What `k` fraction digits are multiplied by to give microseconds.
     private static let microScale: [Int64] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1]
 
@@ -170,27 +187,88 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
     }
 
     private static func parseISOLike(_ bytes: UnsafeRawBufferPointer, cache: inout SecondCache) -> Timestamp? {
-        guard bytes.count >= 19, let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        guard count >= 19, let base = bytes.baseAddress else { return nil }
         let key = (
             base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
             base.loadUnaligned(fromByteOffset: 15, as: UInt32.self)
         )
-        var cursor = ByteCursor(bytes)
         let seconds: Int64?
         if let known = cache.key, known == key {
             seconds = cache.seconds
-            cursor.index = 19
         } else {
-            seconds = parseDateAndTime(&cursor)
+            var cursor = ByteCursor(bytes)
+            seconds = parseDateAndTime(&cursor)  // reads exactly 19 bytes when it gives a time
             cache.key = key
             cache.seconds = seconds
         }
-        guard let seconds, cursor.index == 19, let fraction = parseFraction(&cursor),
-            let offset = parseOffset(&cursor), cursor.isAtEnd
-        else { return nil }
+        guard let seconds else { return nil }
+        // `[.,]f…`: the first six digits are the microseconds; more are counted (up to nine) but not kept.
+        var index = 19
+        var micros: Int64 = 0
+        var fractionDigits: UInt8 = 0
+        if index < count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            // Where eight bytes are left, a run of fewer than eight digits is measured and read at once.
+            var run = 8
+            if index + 8 <= count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                run = NSLogHeader.nonDigits(word).trailingZeroBitCount >> 3
+                if run < 8 {
+                    guard run > 0 else { return nil }
+                    let value = Self.decimal(digits: word, count: run)
+                    micros = run <= 6 ? value &* Self.microScale[run] : value / 10
+                    fractionDigits = UInt8(run)
+                    index += run
+                }
+            }
+            if run == 8 {
+                var kept = 0
+                while index < count {
+                    let digit = bytes[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { break }
+                    if fractionDigits < 9 { fractionDigits += 1 }
+                    if kept < 6 {
+                        micros = micros &* 10 &+ Int64(digit)
+                        kept += 1
+                    }
+                    index += 1
+                }
+                if fractionDigits == 0 { return nil }
+                micros &*= Self.microScale[kept]
+            }
+        }
+        // The zone: the rest of the bytes, the same as the last timestamp's more often than not.
+        let rest = count - index
+        let offset: Int32?
+        if rest <= 8 {
+            // The last `rest` bytes, read as the top of the word that ends the buffer (19 bytes or more).
+            let word =
+                rest == 0
+                ? 0
+                : UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                    >> UInt64(8 * (8 - rest))
+            if cache.zoneKey.count == rest, cache.zoneKey.word == word {
+                guard let known = cache.zone else { return nil }
+                offset = known
+            } else {
+                var cursor = ByteCursor(bytes)
+                cursor.index = index
+                let parsed = parseOffset(&cursor)
+                let zone: Int32?? = cursor.isAtEnd ? parsed : nil
+                cache.zoneKey = (word, rest)
+                cache.zone = zone
+                guard let zone else { return nil }
+                offset = zone
+            }
+        } else {
+            var cursor = ByteCursor(bytes)
+            cursor.index = index
+            guard let zone = parseOffset(&cursor), cursor.isAtEnd else { return nil }
+            offset = zone
+        }
         return Timestamp(
-            wallMicros: seconds * 1_000_000 + fraction.micros, utcOffsetSeconds: offset,
-            fractionDigits: fraction.digits)
+            wallMicros: seconds * 1_000_000 + micros, utcOffsetSeconds: offset, fractionDigits: fractionDigits)
     }
 }
 
