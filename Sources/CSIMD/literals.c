@@ -55,8 +55,33 @@ static int32_t csimd_verify(
     return best;
 }
 
+/// The LF bits of the last `count` (< 64) bytes, one by one.
+static inline uint64_t csimd_newline_tail(const uint8_t *bytes, size_t count) {
+    uint64_t word = 0;
+    for (size_t i = 0; i < count; i++) word |= (uint64_t)(bytes[i] == 0x0A) << i;
+    return word;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+int csimd_newlines_available(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+
+__attribute__((target("avx2"))) void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
+    const __m256i lf = _mm256_set1_epi8(0x0A);
+    size_t i = 0;
+    for (; i + 64 <= count; i += 64) {
+        const uint32_t low = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i)), lf));
+        const uint32_t high = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i + 32)), lf));
+        bitmap[i / 64] = (uint64_t)high << 32 | low;
+    }
+    if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
+}
 
 int csimd_literals_available(void) {
     __builtin_cpu_init();
@@ -139,6 +164,27 @@ __attribute__((target("avx2"), no_sanitize("address"))) size_t csimd_literals_fi
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 #include <arm_neon.h>
 
+int csimd_newlines_available(void) { return 1; }
+
+void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
+    // One bit per byte from four comparisons (NEON has no byte mask move): each byte weighted by its bit, then
+    // summed pairwise three times.
+    static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint8x16_t weight = vld1q_u8(weights);
+    const uint8x16_t lf = vdupq_n_u8(0x0A);
+    size_t i = 0;
+    for (; i + 64 <= count; i += 64) {
+        const uint8x16_t t0 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i), lf), weight);
+        const uint8x16_t t1 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i + 16), lf), weight);
+        const uint8x16_t t2 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i + 32), lf), weight);
+        const uint8x16_t t3 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i + 48), lf), weight);
+        uint8x16_t sum = vpaddq_u8(vpaddq_u8(t0, t1), vpaddq_u8(t2, t3));
+        sum = vpaddq_u8(sum, sum);
+        bitmap[i / 64] = vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
+    }
+    if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
+}
+
 // Every AArch64 processor has NEON (Apple silicon included): the same algorithm, 16 positions at a time, with
 // `tbl` as the nibble lookup.
 
@@ -210,6 +256,12 @@ __attribute__((no_sanitize("address"))) size_t csimd_literals_find(
 #else
 
 int csimd_literals_available(void) { return 0; }
+
+int csimd_newlines_available(void) { return 0; }
+
+void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
+    for (size_t i = 0; i < count; i += 64) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i < 64 ? count - i : 64);
+}
 
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
     (void)set;

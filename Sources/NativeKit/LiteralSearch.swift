@@ -87,11 +87,17 @@ public final class LiteralSearch: @unchecked Sendable {
     /// it every time.
     public var handle: Handle { Handle(set: UnsafePointer(set)) }
 
+    /// Inlinable, so that a search costs the C call alone.
+    @frozen
     public struct Handle: @unchecked Sendable {
+        @usableFromInline
         let set: UnsafePointer<csimd_literals>
 
+        @usableFromInline
+        init(set: UnsafePointer<csimd_literals>) { self.set = set }
+
         /// The first literal that begins at or after `start`: its index and position.
-        @inline(__always)
+        @inlinable
         public func first(in buffer: UnsafeRawBufferPointer, from start: Int) -> (literal: Int, position: Int)? {
             guard start < buffer.count, let base = buffer.baseAddress else { return nil }
             let count = buffer.count - start
@@ -113,23 +119,32 @@ public final class LiteralSearch: @unchecked Sendable {
         let fingerprints = byFingerprint.keys.sorted { $0.lexicographicallyPrecedes($1) }
         var groups = [[Int]](repeating: [], count: 8)  // indices into `fingerprints`
         for index in fingerprints.indices { groups[index * 8 / fingerprints.count].append(index) }
-        func cost(_ group: [Int]) -> Double {
-            guard !group.isEmpty else { return 0 }
-            var product = 1.0
-            for position in 0..<4 {
-                var low: UInt16 = 0
-                var high: UInt16 = 0
-                for index in group {
-                    let fingerprint = fingerprints[index]
-                    if position >= fingerprint.count {
-                        (low, high) = (0xFFFF, 0xFFFF)
-                        break
-                    }
-                    low |= 1 << UInt16(fingerprint[position] & 0x0F)
-                    high |= 1 << UInt16(fingerprint[position] >> 4)
-                }
-                product *= Double(low.nonzeroBitCount * high.nonzeroBitCount)
+        // Per fingerprint, the nibbles it has at each position (low and high, alternately), as one-hot masks: a
+        // bucket's nibble sets are the OR of its members' (every nibble past a short fingerprint's end).
+        let masks: [SIMD8<UInt16>] = fingerprints.map { fingerprint in
+            var mask = SIMD8<UInt16>(repeating: 0xFFFF)
+            for (position, byte) in fingerprint.prefix(4).enumerated() {
+                mask[2 * position] = 1 << UInt16(byte & 0x0F)
+                mask[2 * position + 1] = 1 << UInt16(byte >> 4)
             }
+            return mask
+        }
+        /// The cost of `group` without `removed` and with `added` (-1: none), made without building the group.
+        func cost(_ group: [Int], removing removed: Int = -1, adding added: Int = -1) -> Double {
+            var union = SIMD8<UInt16>(repeating: 0)
+            var members = 0
+            for index in group where index != removed {
+                union |= masks[index]
+                members += 1
+            }
+            if added >= 0 {
+                union |= masks[added]
+                members += 1
+            }
+            guard members > 0 else { return 0 }
+            let counts = union.nonzeroBitCount
+            var product = 1.0
+            for position in 0..<4 { product *= Double(counts[2 * position] * counts[2 * position + 1]) }
             return product
         }
         var improved = true
@@ -141,18 +156,20 @@ public final class LiteralSearch: @unchecked Sendable {
                 for b in 0..<8 where b != a {
                     let before = cost(groups[a]) + cost(groups[b])
                     for x in groups[a] {
-                        let movedA = groups[a].filter { $0 != x }
-                        if cost(movedA) + cost(groups[b] + [x]) < before {
-                            groups[a] = movedA
+                        let movedA = cost(groups[a], removing: x)
+                        if movedA + cost(groups[b], adding: x) < before {
+                            groups[a] = groups[a].filter { $0 != x }
                             groups[b].append(x)
                             improved = true
                             break search
                         }
                         for y in groups[b] {
-                            let swappedA = movedA + [y]
-                            let swappedB = groups[b].filter { $0 != y } + [x]
-                            if cost(swappedA) + cost(swappedB) < before {
-                                (groups[a], groups[b]) = (swappedA, swappedB)
+                            // A swap: `a` loses x and gains y, `b` loses y and gains x.
+                            if cost(groups[a], removing: x, adding: y) + cost(groups[b], removing: y, adding: x)
+                                < before
+                            {
+                                groups[a] = groups[a].filter { $0 != x } + [y]
+                                groups[b] = groups[b].filter { $0 != y } + [x]
                                 improved = true
                                 break search
                             }
@@ -162,5 +179,20 @@ public final class LiteralSearch: @unchecked Sendable {
             }
         }
         return groups.map { group in group.flatMap { byFingerprint[fingerprints[$0]] ?? [] } }
+    }
+}
+
+/// Where the line feeds of a buffer are, 64 bytes per step (``CSIMD``'s `csimd_newlines`).
+public enum NewlineScan {
+    /// Whether this processor runs the scan with vectors (x86-64 with AVX2, or AArch64); a reader keeps `memchr`
+    /// otherwise.
+    public static let isAvailable = csimd_newlines_available() != 0
+
+    /// Marks every LF of `bytes` in `bitmap` (bit p of `bitmap[p / 64]`, bits past the end clear); `bitmap` holds
+    /// at least `(bytes.count + 63) / 64` words.
+    @inlinable
+    public static func mark(_ bytes: UnsafeRawBufferPointer, into bitmap: UnsafeMutablePointer<UInt64>) {
+        guard let base = bytes.baseAddress else { return }
+        csimd_newlines(base.assumingMemoryBound(to: UInt8.self), bytes.count, bitmap)
     }
 }

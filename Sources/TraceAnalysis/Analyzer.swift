@@ -356,8 +356,12 @@ struct InputAnalysis {
         recordIndent = nil
     }
 
+    @inline(__always)
     private mutating func flushTies() {
-        guard !ties.isEmpty else { return }
+        if !ties.isEmpty { flushHeldTies() }
+    }
+
+    private mutating func flushHeldTies() {
         let group =
             ties.count > 1
             ? ties.enumerated().sorted { a, b in

@@ -100,11 +100,27 @@ public final class EventRecognizer {
             }
         }
 
+        /// Where `(?<` first is in `text` (searched in its UTF-8: a start-up cost, Foundation's search is slower).
+        private static func openings(in text: Substring) -> Range<Substring.Index>? {
+            let utf8 = text.utf8
+            var index = utf8.startIndex
+            while let open = utf8[index...].firstIndex(of: UInt8(ascii: "(")) {
+                let question = utf8.index(after: open)
+                guard question < utf8.endIndex else { return nil }
+                let angle = utf8.index(after: question)
+                if angle < utf8.endIndex, utf8[question] == UInt8(ascii: "?"), utf8[angle] == UInt8(ascii: "<") {
+                    return open..<utf8.index(after: angle)
+                }
+                index = question
+            }
+            return nil
+        }
+
         /// `(?<name>` → `(?:` (lookbehinds `(?<=` and `(?<!` are left alone).
         static func anonymized(_ pattern: String) -> String {
             var out = ""
             var rest = Substring(pattern)
-            while let range = rest.range(of: "(?<") {
+            while let range = openings(in: rest) {
                 out += rest[..<range.lowerBound]
                 let after = rest[range.upperBound...]
                 if let first = after.first, first.isLetter, let close = after.firstIndex(of: ">") {
@@ -127,6 +143,8 @@ public final class EventRecognizer {
 
     public let vocabulary: Vocabulary
     private let keywords: KeywordScanner
+    /// ``keywords``' vector search, when it has one (searched with no reference counting).
+    private let keywordSearch: LiteralSearch.Handle?
     private let groups: [Matcher]
     private let unfiltered: Matcher?
     private let events: [LifecycleEvent]
@@ -152,6 +170,7 @@ public final class EventRecognizer {
     public init(compiled: Compiled, failureLog: MatchFailureLog? = nil) {
         self.vocabulary = compiled.vocabulary
         self.keywords = compiled.keywords
+        self.keywordSearch = compiled.keywords.vectorHandle
         let entries = compiled.vocabulary.entries
         self.groups = zip(compiled.groups, compiled.groupMembers).map { regex, members in
             Matcher(regex, owner: Self.owner(members, entries), failureLog: failureLog)
@@ -192,7 +211,7 @@ public final class EventRecognizer {
         // a vocabulary that large (no state kept between calls, so nothing to reset).
         var tried: UInt64 = 0
         var triedBeyond: Set<Int> = []
-        while let (group, position) = keywords.find(in: message, from: start) {
+        while let (group, position) = findKeyword(in: message, from: start) {
             start = position + 1
             if group < 64 {
                 let bit: UInt64 = 1 << UInt64(group)
@@ -205,6 +224,13 @@ public final class EventRecognizer {
         }
         if let unfiltered { return Self.search(unfiltered, message) }
         return nil
+    }
+
+    /// The first keyword at or after `start`: its index and position.
+    @inline(__always)
+    private func findKeyword(in message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)? {
+        guard let keywordSearch else { return keywords.find(in: message, from: start) }
+        return keywordSearch.first(in: message, from: start).map { ($0.literal, $0.position) }
     }
 
     @inline(__always)

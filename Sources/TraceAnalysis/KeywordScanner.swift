@@ -32,8 +32,9 @@ final class KeywordScanner: Sendable {
     /// The vector search, where the processor has one (AVX2 or NEON) and every keyword has three bytes or
     /// more: it finds what the sampling scan finds, several times faster.
     private let vector: LiteralSearch?
-    /// ``vector``'s search, called without retaining it (``vector`` keeps it alive).
-    private let vectorHandle: LiteralSearch.Handle?
+    /// ``vector``'s search, called without retaining it (``vector`` keeps it alive): a caller that keeps this
+    /// scanner can search through it with no reference counting at all.
+    let vectorHandle: LiteralSearch.Handle?
 
     /// `vector: false` keeps the scalar scan even where the vector search could run (tests compare the two).
     init(_ keywords: [String], vector: Bool = true) {
@@ -110,11 +111,17 @@ final class KeywordScanner: Sendable {
     }
 
     /// The first keyword found at or after `start`: its index and where it begins.
+    @inline(__always)
     func find(in message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)? {
+        if let vectorHandle { return vectorHandle.first(in: message, from: start).map { ($0.literal, $0.position) } }
+        return scan(message, from: start)
+    }
+
+    /// ``find(in:from:)`` without the vector search.
+    private func scan(_ message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)? {
         let count = message.count
         guard start < count, let base = message.baseAddress else { return nil }
         if !sampled { return scanEveryPosition(message, from: start) }
-        if let vectorHandle { return vectorHandle.first(in: message, from: start).map { ($0.literal, $0.position) } }
         return samples.withUnsafeBufferPointer { samples in
             var position = start
             // Sample `position` covers keywords starting there and one byte before; it reads four bytes.

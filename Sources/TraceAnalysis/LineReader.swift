@@ -27,6 +27,9 @@ public struct LineReader: ~Copyable {
     private var memoryOffset = 0
     private let buffer: UnsafeMutableRawPointer
     private let capacity: Int
+    /// The line feeds of the bytes read so far into ``buffer`` (one bit per byte), where the processor marks them
+    /// with vectors: each line's end is then a bit scan, not a `memchr` call.
+    private let newlines: UnsafeMutablePointer<UInt64>?
 
     /// Lines handed out so far.
     public private(set) var lineCount = 0
@@ -58,9 +61,30 @@ public struct LineReader: ~Copyable {
         self.maximumLineLength = max(maximumLineLength, 16)
         self.capacity = self.chunkSize + self.maximumLineLength
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        self.newlines = NewlineScan.isAvailable ? .allocate(capacity: (capacity + 63) / 64) : nil
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        newlines?.deallocate()
+    }
+
+    /// The first LF in `buffer[start..<end]`, from the marks of the bytes read (``newlines``) or with `memchr`.
+    @inline(__always)
+    private func newline(from start: Int, to end: Int) -> Int? {
+        guard let newlines else {
+            return memchr(buffer + start, 0x0A, end - start).map { buffer.distance(to: $0) }
+        }
+        var word = start >> 6
+        var bits = newlines[word] & (~0 << UInt64(start & 63))
+        while bits == 0 {
+            word += 1
+            guard word << 6 < end else { return nil }
+            bits = newlines[word]
+        }
+        let found = word << 6 | bits.trailingZeroBitCount
+        return found < end ? found : nil
+    }
 
     /// Up to `count` bytes of input (inflated when it is gzip); 0 at its end, -1 with `errno` set on a failed read.
     private mutating func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) throws(ReadError) -> Int {
@@ -130,11 +154,10 @@ public struct LineReader: ~Copyable {
             if got == 0 { break }
             byteCount += Int64(got)
             let end = pending + got
+            if let newlines { NewlineScan.mark(UnsafeRawBufferPointer(start: buffer, count: end), into: newlines) }
             var start = 0
             while start < end {
-                let rest = end - start
-                guard let found = memchr(buffer + start, 0x0A, rest) else { break }
-                let newline = buffer.distance(to: found)
+                guard let newline = newline(from: start, to: end) else { break }
                 if skipping {
                     skipping = false
                 } else if newline - start > maximumLineLength,

@@ -142,6 +142,28 @@ int main(void) {
             check(&set, start, length - 1);  // cut one byte short
         }
     }
+    // Newline bitmaps of random bytes with many LFs, every length up to 300, against a byte loop.
+    if (csimd_newlines_available()) {
+        static uint8_t lines[300];
+        static uint64_t marks[8];
+        for (int round = 0; round < 200; round++) {
+            for (size_t i = 0; i < sizeof lines; i++) lines[i] = next() % 5 == 0 ? 0x0A : (uint8_t)next();
+            for (size_t count = 0; count <= sizeof lines; count++) {
+                memset(marks, 0xA5, sizeof marks);
+                csimd_newlines(lines, count, marks);
+                int ok = 1;
+                for (size_t p = 0; p < (count + 63) / 64 * 64; p++) {
+                    const int expected = p < count && lines[p] == 0x0A;
+                    if ((int)(marks[p / 64] >> (p % 64) & 1) != expected) ok = 0;
+                }
+                if (ok) {
+                    passed++;
+                } else if (++failed <= 5) {
+                    fprintf(stderr, "newlines mismatch: count %zu\n", count);
+                }
+            }
+        }
+    }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

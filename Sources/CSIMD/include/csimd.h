@@ -41,4 +41,13 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
 /// `csimd_literals_available()` said yes.
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal);
 
+/// Whether `csimd_newlines` runs with vectors here (x86-64 with AVX2, or AArch64).
+int csimd_newlines_available(void);
+
+/// Marks every LF (0x0A) of `bytes[0..<count]` in `bitmap`, bit p of word p / 64, 64 bytes per step: a reader then
+/// finds each line's end with a bit scan instead of a `memchr` call per line. The bits of the last word past
+/// `count` are clear; `bitmap` holds at least (count + 63) / 64 words. Reads no byte outside the buffer. Call only
+/// where `csimd_newlines_available()` said yes.
+void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap);
+
 #endif
