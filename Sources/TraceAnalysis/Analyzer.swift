@@ -145,6 +145,10 @@ struct InputAnalysis {
     private let dateSource: InferredDate.Source
     private var summary: InputSummary
     private var recordsPerFormat: [Int]
+    /// Records of format `runFormat` not yet added to ``recordsPerFormat``: consecutive records mostly share their
+    /// format, so the array is written (and checked for a unique reference) once per run, not per record.
+    private var runFormat = -1
+    private var runCount = 0
     private var prefixLines: [Int]
 
     /// Format detection, like lnav: the first lines are held until one parses as a record (the input has a
@@ -374,7 +378,13 @@ struct InputAnalysis {
     @inline(__always)
     private mutating func count(format index: Int) {
         summary.records += 1
-        recordsPerFormat[index] += 1
+        if index == runFormat {
+            runCount += 1
+        } else {
+            flushFormatRun()
+            runFormat = index
+            runCount = 1
+        }
         if detectionTotal < Self.detectionRecords {
             detectionTotal += 1
             detectionCounts[index] += 1
@@ -395,6 +405,11 @@ struct InputAnalysis {
         swap(&buffer, &decoded)
     }
 
+    private mutating func flushFormatRun() {
+        if runFormat >= 0 { recordsPerFormat[runFormat] += runCount }
+        runCount = 0
+    }
+
     /// ``record(_:_:_:)`` for a line ``NSLogHeader`` read as a record of the last record's format.
     @inline(__always)
     private mutating func quickRecord(
@@ -402,7 +417,7 @@ struct InputAnalysis {
     ) {
         count(format: format)
         rawContinuations = rawContinuationFormats[format]
-        recordIndent = Bytes.indentation(line)
+        recordIndent = 0  // an NSLog header starts with the date's first digit
         let (time, process, pid) = parser.quickFields(header, format: format, in: line)
         let message = UnsafeRawBufferPointer(rebasing: line[header.message])
         timeline(nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time).with {
@@ -658,6 +673,7 @@ struct InputAnalysis {
         if mode == .sniffing { decide(heldNonBlank > 0 ? .bare : .formatted) }
         flushTies()
         let catalog = parser.catalog
+        flushFormatRun()
         for (index, count) in recordsPerFormat.enumerated() where count > 0 {
             summary.formatCounts[catalog.formats[index].format.id] = count
         }
