@@ -131,6 +131,44 @@ struct FormatTests {
         #expect(timestamp.instantMicros == instant)
     }
 
+    /// Fractions of every length (read eight digits at a time where eight bytes are left) and the zones after them
+    /// (kept from one timestamp to the next): each against a value worked out here, then all of them again, mixed,
+    /// through one cache, against a fresh parse of each.
+    @Test func fractionsAndZonesParseAlikeWithAndWithoutTheCache() throws {
+        let zones: [(text: String, offset: Int32??)] = [
+            ("", .some(nil)), ("Z", 0), ("-0500", -18_000), ("+05:30", 19_800), (" +0100", 3_600), ("-05", nil),
+            ("x", nil), ("+0100 ", nil),
+        ]
+        var texts: [String] = []
+        for count in 0...12 {
+            let digits = String("735162849012".prefix(count))
+            for zone in zones {
+                let text = "2019-05-04 10:46:18" + (count == 0 ? "" : "." + digits) + zone.text
+                texts.append(text)
+                let parsed = TimestampLayout.isoLike.parse(text)
+                guard let offset = zone.offset else {
+                    #expect(parsed == nil, "\(text)")
+                    continue
+                }
+                let kept = Int64(digits.prefix(6) + String(repeating: "0", count: 6 - min(count, 6))) ?? 0
+                let expected = Timestamp(
+                    wallMicros: 1_556_966_778 * 1_000_000 + kept, utcOffsetSeconds: offset,
+                    fractionDigits: UInt8(min(count, 9)))
+                #expect(parsed == expected, "\(text)")
+            }
+        }
+        var cache = TimestampLayout.SecondCache()
+        var dates = DateInference(reference: DateInference.sampleReference)
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<2_000 {
+            let text = texts[Int(generator.next() % UInt64(texts.count))]
+            let cached = Array(text.utf8).withUnsafeBytes {
+                TimestampLayout.isoLike.parse($0, dates: &dates, cache: &cache)
+            }
+            #expect(cached == TimestampLayout.isoLike.parse(text), "\(text)")
+        }
+    }
+
     @Test(arguments: ["2013-13-01 00:00:00", "2013-10-13 25:00:00", "2013-10-13 12:24", "2013-10-13 12:24:09.", "x"])
     func malformedTimestampsAreRejected(_ text: String) {
         #expect(TimestampLayout.isoLike.parse(text) == nil)
