@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// What a batch does after its last input on several threads gives the bytes it gives on one.
+@Suite("Parallel reports")
+struct ParallelReportTests {
+    static func bytes(_ report: AnalysisReport, _ format: ReportFormat, color: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = []
+        format.write(report, color: color, showEvents: color) { bytes += $0 }
+        return bytes
+    }
+
+    @Test func reportsRenderedAheadAreTheBytesOfReportsRenderedInTurn() throws {
+        let report = try TestSupport.analyzeAllSamples()
+        let formats = ReportFormat.allCases
+        // Every format first (written at once) and later (rendered ahead), twice over, in colour and not.
+        let entries = (formats + formats.reversed() + [.markdown, .junit, .text]).enumerated().map { index, format in
+            ReportSet.Entry(format: format, color: index % 2 == 0, showEvents: index % 2 == 0)
+        }
+        for jobs in [1, 2, 4] {
+            let reports = ReportSet(report, entries, jobs: jobs)
+            for (index, entry) in entries.enumerated() {
+                var bytes: [UInt8] = []
+                reports.write(index) { bytes += $0 }
+                #expect(
+                    bytes == Self.bytes(report, entry.format, color: entry.color),
+                    "\(entry.format) at \(index) with \(jobs) jobs")
+            }
+        }
+    }
+
+    @Test func aReportSetWrittenOutOfOrderOrNotAtAllLeavesNothingWaiting() throws {
+        let report = try TestSupport.analyzeSample("background-and-exits.log")
+        let entries = [ReportFormat.text, .markdown, .junit, .html, .github].map { ReportSet.Entry(format: $0) }
+        let reports = ReportSet(report, entries, jobs: 3)
+        for index in [4, 2, 0] {
+            var bytes: [UInt8] = []
+            reports.write(index) { bytes += $0 }
+            #expect(bytes == Self.bytes(report, entries[index].format))
+        }
+    }
+}
