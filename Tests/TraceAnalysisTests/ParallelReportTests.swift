@@ -41,4 +41,26 @@ struct ParallelReportTests {
             #expect(bytes == Self.bytes(report, entries[index].format))
         }
     }
+
+    @Test func whatReportsAddUpIsWorkedOutAgainAfterAChange() throws {
+        var report = try TestSupport.analyzeAllSamples()
+        let failing = CIFinding.all(in: report).filter(\.failing).count
+        #expect(failing > 0)
+        #expect(report.exitStatus == .findings)
+        let markdown = MarkdownReporter.render(report)
+        // A copy keeps what was worked out; a changed report is worked out anew.
+        let copy = report
+        report.options.failOn = FailurePolicy([])
+        #expect(CIFinding.all(in: report).filter(\.failing).isEmpty)
+        #expect(report.exitStatus == .clean)
+        #expect(MarkdownReporter.render(copy) == markdown)
+        #expect(CIFinding.all(in: copy).filter(\.failing).count == failing)
+        let processes = report.processes.count
+        report.processes = ProcessReports(Array(report.processes.prefix(1)))
+        #expect(report.aggregate.apps.reduce(0) { $0 + $1.processes } == 1)
+        #expect(copy.aggregate.apps.reduce(0) { $0 + $1.processes } == processes)
+        report.inputs = []
+        #expect(report.processIndicesByInput.count == 1)
+        #expect(report.totals.episodes == report.processes[0].episodes.count)
+    }
 }
