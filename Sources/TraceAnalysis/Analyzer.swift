@@ -59,11 +59,8 @@ public struct Analyzer: Sendable {
     public func analyze(
         _ sources: [InputSource], jobs: Int, progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) -> AnalysisReport {
-        let batch = Batch(progress: progress)
-        let workers = max(1, min(jobs, sources.count))
-        for source in sources { batch.add(source) }
-        batch.close()
-        return analyze(batch, workers: workers) { () throws(Never) in }
+        let batch = Batch(sources, progress: progress)
+        return analyze(batch, workers: max(1, min(jobs, sources.count))) { () throws(Never) in }
     }
 
     /// Analyses the inputs `paths` name (``InputCollector/collect(_:)``'s) on up to `jobs` threads, starting on
@@ -713,6 +710,14 @@ private final class Batch: @unchecked Sendable {
 
     init(progress: (@Sendable (BatchProgress) -> Void)?) { self.progress = progress }
 
+    /// A batch of these inputs and no more.
+    init(_ sources: [InputSource], progress: (@Sendable (BatchProgress) -> Void)?) {
+        self.sources = sources
+        slots = Array(repeating: nil, count: sources.count)
+        closed = true
+        self.progress = progress
+    }
+
     func add(_ source: InputSource) {
         lock.withLock {
             sources.append(source)
@@ -721,9 +726,10 @@ private final class Batch: @unchecked Sendable {
         added.signal(lock)
     }
 
-    /// No more inputs; reports the progress so far (a batch's progress is reported once its total is known).
+    /// No more inputs; reports the progress so far (a batch's progress is reported once its total is known). Once.
     func close() {
         lock.withLock {
+            guard !closed else { return }
             closed = true
             if done > 0 { progress?(BatchProgress(done: done, total: slots.count, bytes: bytes)) }
         }

@@ -81,6 +81,7 @@ struct StreamedWalkTests {
             #expect(notes.allSatisfy { $0.total == walkedFirst.inputs.count })
             #expect(notes.last?.done == walkedFirst.inputs.count)
             #expect(notes.map(\.done) == notes.map(\.done).sorted())
+            #expect(Set(notes.map(\.done)).count == notes.count)
         }
     }
 
