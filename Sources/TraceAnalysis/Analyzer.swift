@@ -60,29 +60,32 @@ public struct Analyzer: Sendable {
         _ sources: [InputSource], jobs: Int, progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) -> AnalysisReport {
         let batch = Batch(sources, progress: progress)
-        return analyze(batch, workers: max(1, min(jobs, sources.count))) { () throws(Never) in }
+        return analyze(batch, workers: max(1, min(jobs, sources.count))) { (_) throws(Never) in }
     }
 
     /// Analyses the inputs `paths` name (``InputCollector/collect(_:)``'s) on up to `jobs` threads, starting on
     /// the first while the folders are still being walked: the walk is on the calling thread, the analysis on
-    /// `jobs` - 1 others until it ends, then on the calling thread too. The report is the one
-    /// `analyze(collector.collect(paths), jobs:progress:)` gives; an error of the walk (a folder that cannot be
-    /// read or holds no capture) is thrown once the inputs being analysed are done, and no report is made.
-    /// `progress` is called once the walk is over (it knows the total then).
+    /// `jobs` - 1 others (from the second input found) until it ends, then on the calling thread too. The report
+    /// is the one `analyze(collector.collect(paths), jobs:progress:)` gives; an error of the walk (a folder that
+    /// cannot be read or holds no capture) is thrown once the inputs being analysed are done, and no report is
+    /// made. `progress` is called once the walk is over (it knows the total then).
     public func analyze(
         _ paths: [String], collector: InputCollector, jobs: Int,
         progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) throws(TraceAnalyzeError) -> AnalysisReport {
         let batch = Batch(progress: progress)
-        return try analyze(batch, workers: max(1, jobs)) { () throws(TraceAnalyzeError) in
-            try collector.collect(paths) { batch.add($0) }
+        return try analyze(batch, workers: max(1, jobs)) { (startWorkers) throws(TraceAnalyzeError) in
+            try collector.collect(paths) { source in
+                if batch.add(source) == 2 { startWorkers() }
+            }
         }
     }
 
     /// Runs `workers` workers on `batch` while `collect` (on the calling thread, which then works too) adds its
-    /// inputs; with one worker, the inputs are collected first.
+    /// inputs. The other workers start when `collect` says so, or once it is over, and only for two inputs or more:
+    /// a lone input is analysed on the calling thread, as with one worker.
     private func analyze<Failure: Error>(
-        _ batch: Batch, workers: Int, collect: () throws(Failure) -> Void
+        _ batch: Batch, workers: Int, collect: (_ startWorkers: () -> Void) throws(Failure) -> Void
     ) throws(Failure) -> AnalysisReport {
         let work = { @Sendable in
             while let (index, source) = batch.next() {
@@ -90,15 +93,20 @@ public struct Analyzer: Sendable {
             }
         }
         let others = DispatchGroup()
-        for _ in 1..<workers { DispatchQueue.global().async(group: others, execute: work) }
+        var started = false
+        let startWorkers = {
+            guard !started else { return }
+            started = true
+            for _ in 1..<workers { DispatchQueue.global().async(group: others, execute: work) }
+        }
         do {
-            try collect()
+            try collect(startWorkers)
         } catch {
             batch.cancel()
             others.wait()
             throw error
         }
-        batch.close()
+        if batch.close() > 1 { startWorkers() }
         work()
         others.wait()
         let results = batch.results
@@ -718,22 +726,28 @@ private final class Batch: @unchecked Sendable {
         self.progress = progress
     }
 
-    func add(_ source: InputSource) {
-        lock.withLock {
+    /// Adds an input; returns how many there are now.
+    @discardableResult func add(_ source: InputSource) -> Int {
+        let count = lock.withLock {
             sources.append(source)
             slots.append(nil)
+            return sources.count
         }
         added.signal(lock)
+        return count
     }
 
     /// No more inputs; reports the progress so far (a batch's progress is reported once its total is known). Once.
-    func close() {
-        lock.withLock {
-            guard !closed else { return }
+    /// Returns how many inputs there are.
+    @discardableResult func close() -> Int {
+        let count = lock.withLock {
+            guard !closed else { return sources.count }
             closed = true
             if done > 0 { progress?(BatchProgress(done: done, total: slots.count, bytes: bytes)) }
+            return sources.count
         }
         added.broadcast(lock)
+        return count
     }
 
     func cancel() {
