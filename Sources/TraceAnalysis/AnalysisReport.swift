@@ -5,11 +5,13 @@ public struct AnalysisReport: Sendable {
     /// The JSON contract's version; bumped only on incompatible changes.
     public static let schemaVersion = 1
 
-    public var inputs: [InputSummary]
+    public var inputs: [InputSummary] { didSet { derived = Derived() } }
     /// The incarnations, in input then line order; a big input's are read back from a temporary file one at a
     /// time (see ``ProcessReports``).
-    public var processes: ProcessReports
-    public var options: AnalysisOptions
+    public var processes: ProcessReports { didSet { derived = Derived() } }
+    public var options: AnalysisOptions { didSet { derived = Derived() } }
+    /// What the reporters add up from the processes, worked out once per report (a new one on any change).
+    private var derived = Derived()
 
     public init(inputs: [InputSummary], processes: [ProcessReport], options: AnalysisOptions) {
         self.init(inputs: inputs, processes: ProcessReports(processes), options: options)
@@ -23,10 +25,18 @@ public struct AnalysisReport: Sendable {
 
     /// Indices into ``processes`` by the name of the input each came from, in order.
     public var processIndicesByInput: [String: [Int]] {
-        var byInput: [String: [Int]] = [:]
-        for index in processes.indices { byInput[processes.input(at: index), default: []].append(index) }
-        return byInput
+        derived.byInput.value {
+            var byInput: [String: [Int]] = [:]
+            for index in processes.indices { byInput[processes.input(at: index), default: []].append(index) }
+            return byInput
+        }
     }
+
+    /// The per-app and per-input table (``Aggregate``), added up once however many reports show it.
+    var aggregate: Aggregate { derived.aggregate.value { Aggregate(self) } }
+
+    /// Every CI finding (``CIFinding/all(in:)``), listed once however many reports show them.
+    var ciFindings: [CIFinding] { derived.findings.value { CIFinding.findings(in: self) } }
 
     /// Every violation of every process, in input then line order.
     public var violations: [Violation] { processes.flatMap(\.violations) }
@@ -54,7 +64,7 @@ public struct AnalysisReport: Sendable {
 
     /// What the summaries count, added up in one pass over the processes (a big input's are decoded on each
     /// pass, so the summary does not go over them once per figure).
-    struct Totals {
+    struct Totals: Sendable {
         var episodes = 0
         var scenarios: [Scenario: Int] = [:]
         var violations = 0
@@ -72,7 +82,9 @@ public struct AnalysisReport: Sendable {
         }
     }
 
-    var totals: Totals {
+    var totals: Totals { derived.totals.value { addTotals() } }
+
+    private func addTotals() -> Totals {
         var totals = Totals()
         for process in processes.withoutEvents {
             totals.episodes += process.episodes.count
@@ -132,6 +144,32 @@ public struct AnalysisReport: Sendable {
 
     /// Episodes counted per scenario, in the order of ``Scenario/allCases``.
     public var scenarioCounts: [(Scenario, Int)] { totals.scenarioCounts }
+}
+
+extension AnalysisReport {
+    /// Values worked out from a report when first asked for, by whichever reporter asks first (reports are
+    /// rendered on several threads at once).
+    fileprivate final class Derived: Sendable {
+        let totals = Once<Totals>()
+        let aggregate = Once<Aggregate>()
+        let findings = Once<[CIFinding]>()
+        let byInput = Once<[String: [Int]]>()
+    }
+}
+
+/// A value made once, the first time it is asked for; a thread asking while it is being made waits for it.
+final class Once<Value: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
+    private var made: Value?
+
+    func value(_ make: () -> Value) -> Value {
+        lock.withLock {
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
+        }
+    }
 }
 
 /// The process exit codes (also in the README).

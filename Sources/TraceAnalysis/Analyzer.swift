@@ -59,19 +59,56 @@ public struct Analyzer: Sendable {
     public func analyze(
         _ sources: [InputSource], jobs: Int, progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) -> AnalysisReport {
-        let batch = Batch(count: sources.count)
-        let workers = max(1, min(jobs, sources.count))
-        let work = { @Sendable in
-            while let index = batch.next() {
-                let result = self.analyze(sources[index])
-                batch.store(result, at: index, progress: progress)
+        let batch = Batch(sources, progress: progress)
+        return analyze(batch, workers: max(1, min(jobs, sources.count))) { (_) throws(Never) in }
+    }
+
+    /// Analyses the inputs `paths` name (``InputCollector/collect(_:)``'s) on up to `jobs` threads, starting on
+    /// the first while the folders are still being walked: the walk is on the calling thread, the analysis on
+    /// `jobs` - 1 others (from the second input found) until it ends, then on the calling thread too. The report
+    /// is the one `analyze(collector.collect(paths), jobs:progress:)` gives; an error of the walk (a folder that
+    /// cannot be read or holds no capture) is thrown once the inputs being analysed are done, and no report is
+    /// made. `progress` is called once the walk is over (it knows the total then).
+    public func analyze(
+        _ paths: [String], collector: InputCollector, jobs: Int,
+        progress: (@Sendable (BatchProgress) -> Void)? = nil
+    ) throws(TraceAnalyzeError) -> AnalysisReport {
+        let batch = Batch(progress: progress)
+        return try analyze(batch, workers: max(1, jobs)) { (startWorkers) throws(TraceAnalyzeError) in
+            try collector.collect(paths) { source in
+                if batch.add(source) == 2 { startWorkers() }
             }
         }
-        if workers == 1 {
-            work()
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in work() }
+    }
+
+    /// Runs `workers` workers on `batch` while `collect` (on the calling thread, which then works too) adds its
+    /// inputs. The other workers start when `collect` says so, or once it is over, and only for two inputs or more:
+    /// a lone input is analysed on the calling thread, as with one worker.
+    private func analyze<Failure: Error>(
+        _ batch: Batch, workers: Int, collect: (_ startWorkers: () -> Void) throws(Failure) -> Void
+    ) throws(Failure) -> AnalysisReport {
+        let work = { @Sendable in
+            while let (index, source) = batch.next() {
+                batch.store(self.analyze(source), at: index)
+            }
         }
+        let others = DispatchGroup()
+        var started = false
+        let startWorkers = {
+            guard !started else { return }
+            started = true
+            for _ in 1..<workers { DispatchQueue.global().async(group: others, execute: work) }
+        }
+        do {
+            try collect(startWorkers)
+        } catch {
+            batch.cancel()
+            others.wait()
+            throw error
+        }
+        if batch.close() > 1 { startWorkers() }
+        work()
+        others.wait()
         let results = batch.results
         return AnalysisReport(
             inputs: results.map(\.0), processes: ProcessReports(concatenating: results.map(\.1)), options: options)
@@ -735,38 +772,103 @@ public struct BatchProgress: Sendable {
     public var bytes: Int64
 }
 
-/// The shared state of a parallel batch: the next input to take and the results by input index.
+/// The shared state of a parallel batch: the inputs (added while a folder walk finds them), the next input to
+/// take and the results by input index.
 private final class Batch: @unchecked Sendable {
     private let lock = Lock()
+    /// Signalled when an input is added, and when no more will be.
+    private let added = Condition()
+    private var sources: [InputSource] = []
+    /// No more inputs will be added.
+    private var closed = false
+    /// The walk failed: no more inputs are taken.
+    private var cancelled = false
     private var nextIndex = 0
-    private var slots: [(InputSummary, ProcessReports)?]
+    private var slots: [(InputSummary, ProcessReports)?] = []
     private var done = 0
     private var bytes: Int64 = 0
+    private let progress: (@Sendable (BatchProgress) -> Void)?
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(progress: (@Sendable (BatchProgress) -> Void)?) { self.progress = progress }
 
-    func next() -> Int? {
+    /// A batch of these inputs and no more.
+    init(_ sources: [InputSource], progress: (@Sendable (BatchProgress) -> Void)?) {
+        self.sources = sources
+        slots = Array(repeating: nil, count: sources.count)
+        closed = true
+        self.progress = progress
+    }
+
+    /// Adds an input; returns how many there are now.
+    @discardableResult func add(_ source: InputSource) -> Int {
+        let count = lock.withLock {
+            sources.append(source)
+            slots.append(nil)
+            return sources.count
+        }
+        added.signal(lock)
+        return count
+    }
+
+    /// No more inputs; reports the progress so far (a batch's progress is reported once its total is known). Once.
+    /// Returns how many inputs there are.
+    @discardableResult func close() -> Int {
+        let count = lock.withLock {
+            guard !closed else { return sources.count }
+            closed = true
+            if done > 0 { progress?(BatchProgress(done: done, total: slots.count, bytes: bytes)) }
+            return sources.count
+        }
+        added.broadcast(lock)
+        return count
+    }
+
+    func cancel() {
+        lock.withLock { cancelled = true }
+        added.broadcast(lock)
+    }
+
+    /// The next input to analyse, waiting for one while more may come; nil when there is none left.
+    func next() -> (Int, InputSource)? {
         lock.withLock {
-            guard nextIndex < slots.count else { return nil }
+            while nextIndex == sources.count && !closed && !cancelled { added.wait(lock) }
+            guard !cancelled, nextIndex < sources.count else { return nil }
             defer { nextIndex += 1 }
-            return nextIndex
+            return (nextIndex, sources[nextIndex])
         }
     }
 
     /// Keeps an input's result and reports progress (under the lock: one call at a time).
-    func store(
-        _ result: (InputSummary, ProcessReports), at index: Int, progress: (@Sendable (BatchProgress) -> Void)?
-    ) {
+    func store(_ result: (InputSummary, ProcessReports), at index: Int) {
         lock.withLock {
             slots[index] = result
             done += 1
             bytes += result.0.bytes
-            progress?(BatchProgress(done: done, total: slots.count, bytes: bytes))
+            if closed { progress?(BatchProgress(done: done, total: slots.count, bytes: bytes)) }
         }
     }
 
     /// Every input's result, in input order (call once every worker has finished).
     var results: [(InputSummary, ProcessReports)] { lock.withLock { slots.compactMap { $0 } } }
+}
+
+/// A pthread condition variable, used with a ``Lock``.
+final class Condition: @unchecked Sendable {
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() { pthread_cond_init(condition, nil) }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Waits for a signal; call with `lock` held (inside its `withLock`).
+    func wait(_ lock: Lock) { _ = lock.withMutex { pthread_cond_wait(condition, $0) } }
+
+    func signal(_ lock: Lock) { lock.withLock { _ = pthread_cond_signal(condition) } }
+
+    func broadcast(_ lock: Lock) { lock.withLock { _ = pthread_cond_broadcast(condition) } }
 }
 
 /// A pthread mutex.
@@ -785,4 +887,7 @@ final class Lock: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
+
+    /// The mutex itself, for a condition variable's wait (call with the lock held).
+    func withMutex<T>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> T) -> T { body(mutex) }
 }

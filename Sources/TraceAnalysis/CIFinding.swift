@@ -82,8 +82,10 @@ struct CIFinding: Sendable {
         }
     }
 
-    /// Every finding of `report`, in input order, then line order.
-    static func all(in report: AnalysisReport) -> [CIFinding] {
+    /// Every finding of `report`, in input order, then line order (listed once per report).
+    static func all(in report: AnalysisReport) -> [CIFinding] { report.ciFindings }
+
+    static func findings(in report: AnalysisReport) -> [CIFinding] {
         var found: [CIFinding] = []
         for (index, process) in report.processes.enumerated() {
             found += findings(of: process, at: index, options: report.options)

@@ -13,7 +13,7 @@ public enum HTMLReporter {
     static let listLimit = 100
 
     public static func render(_ report: AnalysisReport) -> String {
-        let aggregate = Aggregate(report)
+        let aggregate = report.aggregate
         var out = head(report)
         out += "<body>\n"
         out += header(report, aggregate)
@@ -56,19 +56,20 @@ public enum HTMLReporter {
         out += " <span class=\"subtitle\">app-lifecycle report</span></h1>\n"
         out += result(report)
         let counts = report.findingCounts
-        let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
-        let resumes = report.timedResumes.count
+        let totals = report.totals
+        let episodes = totals.episodes
+        let resumes = totals.timedResumes
         // What is counted (one, many), how many, and the finding that makes it red or amber.
         var tiles: [(one: String, many: String, count: Int, finding: FailurePolicy.Finding?)] = [
             ("input", "inputs", report.inputs.count, nil),
             ("process", "processes", report.processes.count, nil),
             ("episode", "episodes", episodes, nil),
-            ("measured launch", "measured launches", report.measuredLaunches.count, nil),
-            ("launch over budget", "launches over budget", report.launchesOverBudget.count, .overBudget),
+            ("measured launch", "measured launches", totals.measuredLaunches, nil),
+            ("launch over budget", "launches over budget", totals.launchesOverBudget, .overBudget),
         ]
         if resumes > 0 {
             tiles.append(("timed resume", "timed resumes", resumes, nil))
-            tiles.append(("resume over budget", "resumes over budget", report.resumesOverBudget.count, .overBudget))
+            tiles.append(("resume over budget", "resumes over budget", totals.resumesOverBudget, .overBudget))
         }
         tiles.append(("violation", "violations", counts[.violations] ?? 0, .violations))
         tiles.append(

@@ -12,7 +12,8 @@
 /// relative to the folder named, `*` and `**` crossing folders. Excluded folders are not entered, hidden files
 /// and folders (`.git`) are skipped, symbolic links to folders are not followed (so a loop of links ends), links
 /// that lead nowhere are listed (their reading says why it fails), FIFOs, sockets and devices are skipped. Files
-/// are listed in byte order of their paths so every run reads and reports them in the same order. A file named on
+/// are listed in byte order of their paths so every run reads and reports them in the same order, and handed over as
+/// the walk finds them (``collect(_:each:)``), so reading can start before the walk ends. A file named on
 /// the command line is always read (a FIFO too: it is read until its writer closes it).
 public struct InputCollector: Sendable {
     public static let defaultIncludes = ["*.log", "*.txt", "*.ndjson", "*.syslog", "*.out", "*.gz"]
@@ -30,32 +31,41 @@ public struct InputCollector: Sendable {
     /// is an error.
     public func collect(_ paths: [String]) throws(TraceAnalyzeError) -> [InputSource] {
         var sources: [InputSource] = []
+        try collect(paths) { sources.append($0) }
+        return sources
+    }
+
+    /// Hands over the inputs the paths name one at a time, as they are found, in the order ``collect(_:)`` lists
+    /// them: a folder is walked in path order (each folder's entries sorted, a folder's name sorting as if it ended
+    /// in `/`, as its files' paths do), so whoever reads the inputs can start before the walk ends. An error ends
+    /// the walk (what was handed over before it stays handed over).
+    public func collect(_ paths: [String], each found: (InputSource) -> Void) throws(TraceAnalyzeError) {
         for path in paths {
             if path == "-" {
-                sources.append(.standardInput)
+                found(.standardInput)
                 continue
             }
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                sources.append(.file(path))
+                found(.file(path))
                 continue
             }
-            var found: [String] = []
-            try walk(folder: path, relative: "", into: &found)
-            guard !found.isEmpty else {
+            var count = 0
+            try walk(folder: path, relative: "") { file in
+                count += 1
+                found(.file(file))
+            }
+            guard count > 0 else {
                 throw .noCaptures(folder: path, includes: includes, excludes: excludes)
             }
-            sources += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { .file($0) }
         }
-        return sources
     }
 
-    private func walk(folder: String, relative: String, into found: inout [String]) throws(TraceAnalyzeError) {
+    private func walk(folder: String, relative: String, found: (String) -> Void) throws(TraceAnalyzeError) {
         guard let directory = opendir(folder) else {
             throw .cannotOpen(path: folder, reason: String(cString: strerror(errno)))
         }
-        defer { closedir(directory) }
-        var entries: [(name: String, isFolder: Bool)] = []
+        var entries: [(name: String, isFolder: Bool, key: [UInt8])] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -77,16 +87,22 @@ public struct InputCollector: Sendable {
                 }
             }
             // FIFOs, sockets and devices inside a folder are skipped: reading one could wait forever.
-            if kind == S_IFDIR || kind == S_IFREG { entries.append((name, kind == S_IFDIR)) }
+            guard kind == S_IFDIR || kind == S_IFREG else { continue }
+            // Every path under a folder starts with its name and `/`, and a name holds no `/`: sorting the
+            // entries on that key, then walking them in turn, lists the paths in byte order.
+            let isFolder = kind == S_IFDIR
+            entries.append((name, isFolder, Array(name.utf8) + (isFolder ? [UInt8(ascii: "/")] : [])))
         }
+        closedir(directory)
+        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
         for entry in entries {
             let path = folder.hasSuffix("/") ? folder + entry.name : folder + "/" + entry.name
             let inside = relative.isEmpty ? entry.name : relative + "/" + entry.name
             if excludes.contains(where: { Self.matches($0, name: entry.name, relativePath: inside) }) { continue }
             if entry.isFolder {
-                try walk(folder: path, relative: inside, into: &found)
+                try walk(folder: path, relative: inside, found: found)
             } else if includes.contains(where: { Self.matches($0, name: entry.name, relativePath: inside) }) {
-                found.append(path)
+                found(path)
             }
         }
     }

@@ -65,7 +65,7 @@ public enum JSONReporter {
         try processes(&json)
         json.endArray()
         json.key("aggregate")
-        aggregate(&json, Aggregate(report))
+        aggregate(&json, report.aggregate)
         json.key("summary")
         summary(&json, report)
         json.endObject()

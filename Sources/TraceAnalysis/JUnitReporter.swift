@@ -5,56 +5,80 @@
 /// Times are the spans of the log's own timestamps, in seconds, never the time of the analysis, so the same
 /// input always gives the same bytes. See `Documentation/CIReports.md` for the mapping.
 public enum JUnitReporter {
-    /// The JUnit document; its suites are written on up to `jobs` threads.
+    /// The JUnit document; its suites are made and written on up to `jobs` threads.
     public static func render(_ report: AnalysisReport, jobs: Int = 1) -> String {
-        var byProcess: [Int: [CIFinding]] = [:]
-        for finding in CIFinding.all(in: report) { byProcess[finding.processIndex, default: []].append(finding) }
+        let byProcess = Dictionary(grouping: CIFinding.all(in: report), by: \.processIndex)
         let byInput = report.processIndicesByInput
-
         let noEventsAnywhere = report.lifecycleEventCount == 0
-        var suites: [Suite] = []
-        for input in report.inputs {
-            var suite = Suite(name: input.name, classname: classname(input.name))
-            if let error = input.error {
-                suite.cases.append(
-                    Case(
-                        name: "read \(input.name)", classname: suite.classname, timeMs: 0,
-                        outcome: [
-                            .error(type: "\(error.inputLabel)-input", message: String(describing: error), text: "")
-                        ]))
-                suites.append(suite)
-                continue
-            }
-            suite.properties = [
-                ("format", input.format ?? "none recognised"), ("lines", "\(input.lines)"),
-                ("unparsed-lines", "\(input.unparsedLines)"), ("lifecycle-events", "\(input.lifecycleEvents)"),
-            ]
-            let indices = byInput[input.name] ?? []
-            var seenNames: Set<String> = []
-            for index in indices {
-                let process = report.processes[index]
-                var name = process.displayName
-                // Two incarnations with one name and pid (a reused pid) stay two test cases.
-                if seenNames.contains(name) { name += " from line \(process.firstLine)" }
-                seenNames.insert(name)
-                suite.cases.append(testCase(process, name: name, suite.classname, byProcess[index] ?? [], report))
-            }
-            if noEventsAnywhere && input.lifecycleEvents == 0 {
-                let message = "no lifecycle event in any input: is this an app's console or device log?"
-                suite.cases.append(
-                    Case(
-                        name: "lifecycle events", classname: suite.classname, timeMs: 0,
-                        outcome: [.error(type: "no-lifecycle-events", message: message, text: "")]))
-            } else if indices.isEmpty {
-                // Nothing was checked, which is not a pass: the input held no process at all.
-                let message = "no process in \(input.lines) line\(input.lines == 1 ? "" : "s")"
-                suite.cases.append(
-                    Case(name: "lifecycle events", classname: suite.classname, timeMs: 0, outcome: [.skipped(message)]))
-            }
-            suite.timeMs = inputSpanMs(indices.map { report.processes[$0] })
-            suites.append(suite)
+        var tests = 0
+        var failures = 0
+        var errors = 0
+        var time = 0
+        var suites = ""
+        OrderedParallel.forEach(count: report.inputs.count, jobs: jobs) { index in
+            let suite = self.suite(report.inputs[index], byInput, byProcess, noEventsAnywhere, report)
+            return (
+                tests: suite.cases.count, failures: suite.cases.count(where: \.failed),
+                errors: suite.cases.count(where: \.errored), time: suite.timeMs, text: write(suite)
+            )
+        } sink: { suite in
+            tests += suite.tests
+            failures += suite.failures
+            errors += suite.errors
+            time += suite.time
+            suites += suite.text
         }
-        return document(suites, jobs: jobs)
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out +=
+            "<testsuites\(attributes([("name", "trace-analyze"), ("tests", "\(tests)"), ("failures", "\(failures)"), ("errors", "\(errors)"), ("time", seconds(time))]))>\n"
+        out += suites
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// One input's suite: a case per process, or the error that kept it from being read.
+    private static func suite(
+        _ input: InputSummary, _ byInput: [String: [Int]], _ byProcess: [Int: [CIFinding]], _ noEventsAnywhere: Bool,
+        _ report: AnalysisReport
+    ) -> Suite {
+        var suite = Suite(name: input.name, classname: classname(input.name))
+        if let error = input.error {
+            suite.cases.append(
+                Case(
+                    name: "read \(input.name)", classname: suite.classname, timeMs: 0,
+                    outcome: [
+                        .error(type: "\(error.inputLabel)-input", message: String(describing: error), text: "")
+                    ]))
+            return suite
+        }
+        suite.properties = [
+            ("format", input.format ?? "none recognised"), ("lines", "\(input.lines)"),
+            ("unparsed-lines", "\(input.unparsedLines)"), ("lifecycle-events", "\(input.lifecycleEvents)"),
+        ]
+        let indices = byInput[input.name] ?? []
+        var seenNames: Set<String> = []
+        for index in indices {
+            let process = report.processes[index]
+            var name = process.displayName
+            // Two incarnations with one name and pid (a reused pid) stay two test cases.
+            if seenNames.contains(name) { name += " from line \(process.firstLine)" }
+            seenNames.insert(name)
+            suite.cases.append(testCase(process, name: name, suite.classname, byProcess[index] ?? [], report))
+        }
+        if noEventsAnywhere && input.lifecycleEvents == 0 {
+            let message = "no lifecycle event in any input: is this an app's console or device log?"
+            suite.cases.append(
+                Case(
+                    name: "lifecycle events", classname: suite.classname, timeMs: 0,
+                    outcome: [.error(type: "no-lifecycle-events", message: message, text: "")]))
+        } else if indices.isEmpty {
+            // Nothing was checked, which is not a pass: the input held no process at all.
+            let message = "no process in \(input.lines) line\(input.lines == 1 ? "" : "s")"
+            suite.cases.append(
+                Case(name: "lifecycle events", classname: suite.classname, timeMs: 0, outcome: [.skipped(message)]))
+        }
+        suite.timeMs = inputSpanMs(indices.map { report.processes[$0] })
+        return suite
     }
 
     // MARK: Model
@@ -173,19 +197,6 @@ public enum JUnitReporter {
     }
 
     // MARK: Writing
-
-    private static func document(_ suites: [Suite], jobs: Int) -> String {
-        let tests = suites.reduce(0) { $0 + $1.cases.count }
-        let failures = suites.reduce(0) { $0 + $1.cases.count(where: \.failed) }
-        let errors = suites.reduce(0) { $0 + $1.cases.count(where: \.errored) }
-        let time = suites.reduce(0) { $0 + $1.timeMs }
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out +=
-            "<testsuites\(attributes([("name", "trace-analyze"), ("tests", "\(tests)"), ("failures", "\(failures)"), ("errors", "\(errors)"), ("time", seconds(time))]))>\n"
-        OrderedParallel.forEach(count: suites.count, jobs: jobs, { write(suites[$0]) }, sink: { out += $0 })
-        out += "</testsuites>\n"
-        return out
-    }
 
     private static func write(_ suite: Suite) -> String {
         let attributes = attributes([

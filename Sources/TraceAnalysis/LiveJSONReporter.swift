@@ -41,7 +41,7 @@ public enum LiveJSONReporter {
         json.field("schemaVersion", AnalysisReport.schemaVersion)
         json.field("inputs", array: report.inputs, JSONReporter.input)
         json.key("aggregate")
-        JSONReporter.aggregate(&json, Aggregate(report))
+        JSONReporter.aggregate(&json, report.aggregate)
         json.key("summary")
         JSONReporter.summary(&json, report)
         json.endObject()

@@ -13,10 +13,10 @@ public enum MarkdownReporter {
     public static func render(_ report: AnalysisReport) -> String {
         let findings = CIFinding.all(in: report)
         var out = title(report) + "\n\n" + overview(report)
-        out += apps(Aggregate(report))
+        out += apps(report.aggregate)
         out += findingList(findings, report)
         out += scenarios(report)
-        out += inputs(Aggregate(report), report, findings)
+        out += inputs(report.aggregate, report, findings)
         return out
     }
 
@@ -37,16 +37,17 @@ public enum MarkdownReporter {
 
     /// One line of totals, then what was reported without failing the run.
     private static func overview(_ report: AnalysisReport) -> String {
-        let episodes = report.processes.reduce(0) { $0 + $1.episodes.count }
-        let resumes = report.timedResumes.count
+        // One pass over the processes for every count (the report's totals).
+        let totals = report.totals
+        let resumes = totals.timedResumes
         var parts = [
             plural(report.inputs.count, "input"), plural(report.processes.count, "process", "processes"),
-            plural(episodes, "episode"),
-            "\(plural(report.launches.count, "launch", "launches")) (\(report.measuredLaunches.count) measured, "
-                + "\(report.launchesOverBudget.count) over budget)",
+            plural(totals.episodes, "episode"),
+            "\(plural(totals.launches, "launch", "launches")) (\(totals.measuredLaunches) measured, "
+                + "\(totals.launchesOverBudget) over budget)",
         ]
         if resumes > 0 {
-            parts.append("\(plural(resumes, "timed resume")) (\(report.resumesOverBudget.count) over budget)")
+            parts.append("\(plural(resumes, "timed resume")) (\(totals.resumesOverBudget) over budget)")
         }
         var out = parts.joined(separator: " · ") + "  \n"
         out += "Fails on: `\(report.failOnDescription)`"

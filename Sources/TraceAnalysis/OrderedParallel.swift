@@ -18,16 +18,31 @@ enum OrderedParallel {
             let size = min(window, count - start)
             let slots = Slots<Result>(count: size)
             let first = start
-            let workers = min(jobs, size)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var offset = worker
-                while offset < size {
+            // Each thread takes the next index as it gets free (not a fixed share): a thread the system holds back
+            // (the reports rendered ahead run beside this one) leaves the others its share instead of being waited
+            // for at the end of the window.
+            let counter = Counter()
+            DispatchQueue.concurrentPerform(iterations: min(jobs, size)) { _ in
+                while let offset = counter.next(below: size) {
                     slots.store(transform(first + offset), at: offset)
-                    offset += workers
                 }
             }
             for offset in 0..<size { try sink(slots.take(offset)) }
             start += size
+        }
+    }
+
+    /// The next index to take, shared by the threads of a window.
+    private final class Counter: @unchecked Sendable {
+        private let lock = Lock()
+        private var value = 0
+
+        func next(below limit: Int) -> Int? {
+            lock.withLock {
+                guard value < limit else { return nil }
+                defer { value += 1 }
+                return value
+            }
         }
     }
 

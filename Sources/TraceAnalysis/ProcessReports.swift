@@ -29,19 +29,13 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
 
     init() {}
 
-    /// The processes of several inputs, one after the other.
+    /// The processes of several inputs, one after the other: each input's part stays as it is (copying a batch's
+    /// processes into one array is work done after the last input, when no other core can help; a process is
+    /// found among the parts by a binary search).
     init(concatenating all: [ProcessReports]) {
-        let parts = all.flatMap(\.parts)
-        var memory: [ProcessReport] = []
-        for part in parts {
-            guard case .memory(let reports) = part else {
-                // Some are in files: the parts stay as they are (a batch of big inputs).
-                for part in parts { append(part) }
-                return
-            }
-            memory += reports
+        for reports in all {
+            for part in reports.parts { append(part) }
         }
-        append(.memory(memory))
     }
 
     mutating func append(_ part: Part) {

@@ -40,7 +40,7 @@ public struct TextReporter: Sendable {
             }
         }
         if !report.inputs.isEmpty { out += "\n" }
-        out += apps(Aggregate(report))
+        out += apps(report.aggregate)
         out += summary(report)
         try sink(Array(out.utf8))
     }
@@ -206,7 +206,7 @@ public struct TextReporter: Sendable {
     public func closing(_ report: AnalysisReport) -> String {
         var out = "\n"
         for input in report.inputs { out += inputHeader(input) }
-        out += "\n" + apps(Aggregate(report)) + summary(report)
+        out += "\n" + apps(report.aggregate) + summary(report)
         return out
     }
 

@@ -201,14 +201,37 @@ struct AnalysisArguments: ParsableArguments {
 
     /// Reads the configuration, builds the analyser and analyses every input (in parallel, with a progress bar
     /// on a terminal); warns about unreadable inputs and inputs without lifecycle events.
+    /// Folders are walked while their first captures are analysed.
     func analyze() throws -> (AnalysisReport, Configuration) {
         let config = try configuration.load()
         let options = try options(config)
-        let sources = try sources()
-        let analyzer = try analyzer(config, options)
-        if let jobs, jobs < 1 { throw Self.invalid("--jobs", String(jobs), "a number of inputs of at least 1") }
-        let bar = noProgress || sources.count < 2 ? nil : ProgressBar()
-        let report = analyzer.analyze(sources, jobs: jobs ?? Terminal.cores, progress: bar.map { bar in bar.update })
+        let analyzer: Analyzer
+        do {
+            analyzer = try self.analyzer(config, options)
+            if let jobs, jobs < 1 { throw Self.invalid("--jobs", String(jobs), "a number of inputs of at least 1") }
+        } catch {
+            // The inputs are checked first, as they always were: a folder without captures is what is reported.
+            _ = try sources()
+            throw error
+        }
+        // A bar for two inputs or more (the total is known when the walk is over, before the first update).
+        let bar = noProgress ? nil : ProgressBar()
+        let update = bar.map { bar in
+            { @Sendable (progress: BatchProgress) in if progress.total >= 2 { bar.update(progress) } }
+        }
+        let report: AnalysisReport
+        if files.isEmpty {
+            report = analyzer.analyze(try sources(), jobs: jobs ?? Terminal.cores, progress: update)
+        } else {
+            do {
+                report = try analyzer.analyze(
+                    files, collector: InputCollector(includes: include, excludes: exclude),
+                    jobs: jobs ?? Terminal.cores, progress: update)
+            } catch {
+                Terminal.warn(String(describing: error))
+                throw ExitCode(ExitStatus.inputProblem.rawValue)
+            }
+        }
         bar?.finish()
         for input in report.failedInputs {
             if let error = input.error { Terminal.warn(String(describing: error)) }

@@ -51,32 +51,35 @@ struct ReportOutputs: ParsableArguments {
         }
     }
 
-    /// Writes every report (rendered on up to `jobs` threads). Each is tried whatever became of the others: one
+    /// Writes every report, in order (rendered on up to `jobs` threads; those rendered whole are rendered ahead
+    /// while the ones before them are written, see ``ReportSet``). Each is tried whatever became of the others: one
     /// that cannot be written is named on standard error and ends the run with exit code 2 once the others are
     /// written; a reader of standard output that went away (`| head`) stops that report quietly.
     func write(_ report: AnalysisReport, jobs: Int = 1) throws {
         let extra = try extraReports()
         let colour = Terminal.wantsColor(color.rawValue)
-        try Self.writeEach([(format, output)] + extra.map { ($0.0, $0.1) }) { format, path in
-            try Self.write(report, format, to: path, color: path == nil && colour, showEvents: events, jobs: jobs)
-        }
+        let outputs = [(format, output)] + extra.map { ($0.0, Optional($0.1)) }
+        let reports = ReportSet(
+            report,
+            outputs.map { ReportSet.Entry(format: $0.0, color: $0.1 == nil && colour, showEvents: events) },
+            jobs: jobs)
+        try Self.writeEach(outputs.map(\.1)) { index, path in try Self.write(reports, index, to: path) }
     }
 
     /// Writes only `--report` files, for commands whose standard output is their own (`check`): like
     /// ``write(_:jobs:)``, in the reports' plain forms.
     static func writeExtra(_ report: AnalysisReport, reports: [String]) throws {
-        try writeEach(try parse(reports).map { ($0.0, $0.1) }) { format, path in
-            try write(report, format, to: path, color: false, showEvents: false, jobs: 1)
-        }
+        let outputs = try parse(reports)
+        let reports = ReportSet(report, outputs.map { ReportSet.Entry(format: $0.0) }, jobs: 1)
+        try writeEach(outputs.map(\.1)) { index, path in try write(reports, index, to: path) }
     }
 
-    private static func writeEach(
-        _ outputs: [(ReportFormat, String?)], _ write: (ReportFormat, String?) throws -> Void
-    ) throws {
+    /// Writes each report (by its index in `paths`) to its path, in order.
+    private static func writeEach(_ paths: [String?], _ write: (Int, String?) throws -> Void) throws {
         var failed = false
-        for (format, path) in outputs {
+        for (index, path) in paths.enumerated() {
             do {
-                try write(format, path)
+                try write(index, path)
             } catch is Terminal.ReaderGone {
                 continue
             } catch {
@@ -87,11 +90,9 @@ struct ReportOutputs: ParsableArguments {
         if failed { throw ExitCode(ExitStatus.inputProblem.rawValue) }
     }
 
-    private static func write(
-        _ report: AnalysisReport, _ format: ReportFormat, to path: String?, color: Bool, showEvents: Bool, jobs: Int
-    ) throws {
+    private static func write(_ reports: ReportSet, _ index: Int, to path: String?) throws {
         let destination = try Terminal.Destination(path: path)
         defer { destination.close() }
-        try format.write(report, color: color, showEvents: showEvents, jobs: jobs, to: destination.write)
+        try reports.write(index, to: destination.write)
     }
 }
