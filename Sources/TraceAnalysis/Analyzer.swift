@@ -447,7 +447,8 @@ struct InputAnalysis {
         runCount = 0
     }
 
-    /// ``record(_:_:_:)`` for a line ``NSLogHeader`` read as a record of the last record's format.
+    /// ``record(_:_:_:)`` for a line ``NSLogHeader`` read as a record of NSLog format `format`
+    /// (``RecordParser/quickFormat(_:likeLast:)``).
     @inline(__always)
     private mutating func quickRecord(
         _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int
@@ -579,25 +580,21 @@ struct InputAnalysis {
             // What the lookup by key would do: the incarnation found becomes the current one of its name.
             let timeline = recent[hit].timeline.object
             if !timeline.isCurrentOfName { makeCurrent(timeline) }
-            cache(hit)
+            cachedRecent = hit
             return timeline
         }
         let timeline = self.timeline(name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, time)
         let entry = (Array(nameBytes), pid, Unowned(timeline))
         if recent.count < Self.recentCapacity {
+            cachedRecent = recent.count
             recent.append(entry)
-            cache(recent.count - 1)
         } else {
+            cachedRecent = recentNext
             recent[recentNext] = entry
-            cache(recentNext)
             recentNext = (recentNext + 1) % Self.recentCapacity
         }
         return timeline
     }
-
-    /// Makes `recent[index]` the entry tried first.
-    @inline(__always)
-    private mutating func cache(_ index: Int) { cachedRecent = index }
 
     /// A reference to an incarnation that ``timelines`` keeps alive: no reference counting.
     private struct Unowned {

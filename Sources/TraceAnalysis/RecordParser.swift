@@ -163,7 +163,7 @@ public struct RecordParser {
     }
 
     /// The NSLog shape of the last record's format when it had no prefixes: the next line is most likely a
-    /// record of the same format, which ``NSLogHeader`` reads (see ``quickFields(_:in:)``). Nil otherwise.
+    /// record of an NSLog format, which ``NSLogHeader`` reads (see ``quickFields(_:format:in:)``). Nil otherwise.
     @inline(__always)
     var quickShape: NSLogHeader.Shape? { preferred >= 0 && prefixChain.isEmpty ? nslogShapes[preferred] : nil }
 
