@@ -238,7 +238,7 @@ public struct RecordParser {
     ) {
         (
             timestamp(format: format, header.timestamp, in: line), Bytes.trimmingSpaces(header.process, in: line),
-            Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[header.pid]))
+            Self.digits(header.pid, in: line)
         )
     }
 
@@ -346,6 +346,17 @@ public struct RecordParser {
         if let range = pid { fields.pid = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = sequence { fields.sequence = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
         return fields
+    }
+
+    /// The value of the digits at `range` of `line` (``NSLogHeader`` checked that they are digits): up to seven,
+    /// where eight bytes can be read from the first, converted at once.
+    @inline(__always)
+    private static func digits(_ range: Range<Int>, in line: UnsafeRawBufferPointer) -> Int? {
+        guard range.count <= 7, range.lowerBound + 8 <= line.count, let base = line.baseAddress else {
+            return Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range]))
+        }
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
+        return range.isEmpty ? nil : Int(TimestampLayout.decimal(digits: word, count: range.count))
     }
 
     /// The timestamp a record of format `index` writes at `range` of `line`, with the zone it is assumed to be in
@@ -610,6 +621,11 @@ enum Bytes {
                 return false
             }
             offset += 8
+        }
+        // The last bytes of eight or more: the word that ends them, overlapping the one before.
+        if offset < count, count >= 8 {
+            return pa.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                == pb.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
         }
         while offset < count {
             if pa.load(fromByteOffset: offset, as: UInt8.self) != pb.load(fromByteOffset: offset, as: UInt8.self) {

@@ -209,10 +209,15 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         var fractionDigits: UInt8 = 0
         if index < count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
             index += 1
-            // Where eight bytes are left, a run of fewer than eight digits is measured and read at once.
+            // A run of fewer than eight digits is measured and read at once: from the eight bytes at `index`, or,
+            // nearer the end, from the word that ends the buffer shifted down (zeros come in above its last byte).
             var run = 8
-            if index + 8 <= count {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if index < count {
+                let word =
+                    index + 8 <= count
+                    ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    : UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                        >> UInt64(8 * (8 - (count - index)))
                 run = NSLogHeader.nonDigits(word).trailingZeroBitCount >> 3
                 if run < 8 {
                     guard run > 0 else { return nil }
