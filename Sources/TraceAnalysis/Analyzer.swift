@@ -772,9 +772,8 @@ public struct BatchProgress: Sendable {
 /// The shared state of a parallel batch: the inputs (added while a folder walk finds them), the next input to
 /// take and the results by input index.
 private final class Batch: @unchecked Sendable {
-    private let lock = Lock()
     /// Signalled when an input is added, and when no more will be.
-    private let added = Condition()
+    private let lock = Lock()
     private var sources: [InputSource] = []
     /// No more inputs will be added.
     private var closed = false
@@ -798,37 +797,37 @@ private final class Batch: @unchecked Sendable {
 
     /// Adds an input; returns how many there are now.
     @discardableResult func add(_ source: InputSource) -> Int {
-        let count = lock.withLock {
+        lock.withLock {
             sources.append(source)
             slots.append(nil)
+            lock.signal()
             return sources.count
         }
-        added.signal(lock)
-        return count
     }
 
     /// No more inputs; reports the progress so far (a batch's progress is reported once its total is known). Once.
     /// Returns how many inputs there are.
     @discardableResult func close() -> Int {
-        let count = lock.withLock {
+        lock.withLock {
             guard !closed else { return sources.count }
             closed = true
+            lock.broadcast()
             if done > 0 { progress?(BatchProgress(done: done, total: slots.count, bytes: bytes)) }
             return sources.count
         }
-        added.broadcast(lock)
-        return count
     }
 
     func cancel() {
-        lock.withLock { cancelled = true }
-        added.broadcast(lock)
+        lock.withLock {
+            cancelled = true
+            lock.broadcast()
+        }
     }
 
     /// The next input to analyse, waiting for one while more may come; nil when there is none left.
     func next() -> (Int, InputSource)? {
         lock.withLock {
-            while nextIndex == sources.count && !closed && !cancelled { added.wait(lock) }
+            while nextIndex == sources.count && !closed && !cancelled { lock.wait() }
             guard !cancelled, nextIndex < sources.count else { return nil }
             defer { nextIndex += 1 }
             return (nextIndex, sources[nextIndex])
@@ -849,33 +848,20 @@ private final class Batch: @unchecked Sendable {
     var results: [(InputSummary, ProcessReports)] { lock.withLock { slots.compactMap { $0 } } }
 }
 
-/// A pthread condition variable, used with a ``Lock``.
-final class Condition: @unchecked Sendable {
+/// A pthread mutex, with a condition variable for the threads that wait under it.
+final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() { pthread_cond_init(condition, nil) }
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
 
     deinit {
         pthread_cond_destroy(condition)
-        condition.deallocate()
-    }
-
-    /// Waits for a signal; call with `lock` held (inside its `withLock`).
-    func wait(_ lock: Lock) { _ = lock.withMutex { pthread_cond_wait(condition, $0) } }
-
-    func signal(_ lock: Lock) { lock.withLock { _ = pthread_cond_signal(condition) } }
-
-    func broadcast(_ lock: Lock) { lock.withLock { _ = pthread_cond_broadcast(condition) } }
-}
-
-/// A pthread mutex.
-final class Lock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
         pthread_mutex_destroy(mutex)
+        condition.deallocate()
         mutex.deallocate()
     }
 
@@ -885,6 +871,12 @@ final class Lock: @unchecked Sendable {
         return try body()
     }
 
-    /// The mutex itself, for a condition variable's wait (call with the lock held).
-    func withMutex<T>(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> T) -> T { body(mutex) }
+    /// Waits for a ``signal()`` or ``broadcast()``; call with the lock held (inside ``withLock(_:)``).
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Wakes one thread waiting in ``wait()``; call with the lock held.
+    func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every thread waiting in ``wait()``; call with the lock held.
+    func broadcast() { pthread_cond_broadcast(condition) }
 }
