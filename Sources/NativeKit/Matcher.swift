@@ -23,6 +23,8 @@ public final class Matcher {
     private var failures = 0
     /// The pattern gave up ``Limits/failures`` times and is no longer tried.
     public private(set) var isRetired = false
+    /// The pattern was JIT-compiled (or tried to be) before this matcher's first match.
+    private var isPrepared = false
 
     /// Limits that stop a pathological pattern from running away.
     public struct Limits: Sendable {
@@ -76,6 +78,7 @@ public final class Matcher {
     @inline(__always)
     public func matches(_ bytes: UnsafeRawBufferPointer, from start: Int = 0) throws(RegexError) -> Bool {
         if isRetired { return false }
+        if !isPrepared { prepare() }
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         // PCRE2 wants a non-null subject even when it is empty.
         let rc: Int32
@@ -88,6 +91,12 @@ public final class Matcher {
         if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH || rc == PCRE2_ERROR_PARTIAL { return false }
         throw gaveUp(rc)
+    }
+
+    @inline(never)
+    private func prepare() {
+        regex.compileJIT()
+        isPrepared = true
     }
 
     private func gaveUp(_ code: Int32) -> RegexError {

@@ -4,6 +4,10 @@ import CPCRE2
 ///
 /// The compiled code is immutable once built, so one `Regex` may be shared across threads; every thread
 /// matches through its own ``Matcher``, which owns the reusable match data.
+///
+/// The JIT compilation waits for the first match (``Matcher`` asks for it, under a lock, once per matcher): a run
+/// compiles some 130 patterns (formats, vocabulary entries checked alone, keyword groups) and matches with far
+/// fewer, so compiling them all up front was a quarter of the start-up.
 public final class Regex: @unchecked Sendable {
     /// Compile-time options, a small subset of PCRE2's.
     public struct Options: OptionSet, Sendable, Hashable {
@@ -28,8 +32,14 @@ public final class Regex: @unchecked Sendable {
     public let captureCount: Int
     /// Named groups and their numbers.
     public let groupNumbers: [String: Int]
-    /// Whether PCRE2's JIT compiler accepted the pattern (matching falls back to the interpreter if not).
-    public let isJITCompiled: Bool
+    /// Whether PCRE2's JIT compiler accepted the pattern (matching falls back to the interpreter if not); asking
+    /// compiles it.
+    public var isJITCompiled: Bool { compileJIT() }
+
+    /// Guards ``jit``: matchers on several threads may ask for the compilation at once.
+    private let lock = Lock()
+    /// nil until the JIT compilation is tried, then whether it succeeded.
+    private var jit: Bool?
 
     let code: OpaquePointer
 
@@ -60,7 +70,6 @@ public final class Regex: @unchecked Sendable {
         self.code = compiled
         self.pattern = pattern
         self.options = options
-        self.isJITCompiled = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
 
         var count: UInt32 = 0
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
@@ -69,6 +78,19 @@ public final class Regex: @unchecked Sendable {
     }
 
     deinit { pcre2_code_free_8(code) }
+
+    /// JIT-compiles the pattern if that was not tried yet; returns whether it is compiled. Every match must come
+    /// after this call (PCRE2 does not allow compiling while another thread matches): ``Matcher`` makes it before
+    /// its first match.
+    @discardableResult
+    func compileJIT() -> Bool {
+        lock.withLock {
+            if let jit { return jit }
+            let compiled = pcre2_jit_compile_8(code, PCRE2_JIT_COMPLETE) == 0
+            jit = compiled
+            return compiled
+        }
+    }
 
     /// `literal` with every pattern metacharacter escaped, so it matches itself.
     public static func escape(_ literal: String) -> String {

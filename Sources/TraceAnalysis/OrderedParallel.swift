@@ -1,4 +1,5 @@
 import Dispatch
+import NativeKit
 
 /// Work on many items spread over threads, with results used in item order: a batch report renders its processes
 /// on every core while they are written out one after another, a window at a time so memory stays bounded.

@@ -601,6 +601,17 @@ enum Bytes {
         return count
     }
 
+    /// Whether `needle`'s bytes occur in `haystack`'s, as a run (Foundation's `contains` goes through NSString).
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        let haystack = Array(haystack.utf8)
+        let needle = Array(needle.utf8)
+        guard needle.count <= haystack.count else { return false }
+        guard !needle.isEmpty else { return true }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
+    }
+
     /// Whether the line holds only spaces and tabs.
     static func isBlank(_ buffer: UnsafeRawBufferPointer) -> Bool { indentation(buffer) == buffer.count }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import NativeKit
 
 /// The reports of one analysis (`--format` and every `--report FORMAT=PATH`), written one after another in the
 /// order given.

@@ -1,3 +1,5 @@
+import NativeKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -58,7 +58,9 @@ public struct Vocabulary: Sendable {
             }
             for example in entry.examples {
                 let lowered = example.lowercased()
-                if !entry.keywords.isEmpty, !entry.keywords.contains(where: { lowered.contains($0.lowercased()) }) {
+                if !entry.keywords.isEmpty,
+                    !entry.keywords.contains(where: { Bytes.contains(lowered, $0.lowercased()) })
+                {
                     throw .sampleMismatch(
                         owner: "vocabulary \(entry.id)", sample: example,
                         problem: "contains none of the keywords \(entry.keywords.joined(separator: ", "))")

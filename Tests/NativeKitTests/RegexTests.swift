@@ -1,3 +1,4 @@
+import Dispatch
 import NativeKit
 import Testing
 
@@ -67,6 +68,25 @@ struct RegexTests {
         #expect(try Regex("a+b").isJITCompiled)
     }
 
+    /// The JIT compilation waits for the first match; matchers on many threads starting at once on one fresh
+    /// pattern compile it once and all match as they should.
+    @Test func matchersOnManyThreadsShareTheLazyCompilation() throws {
+        let regex = try Regex(#"(?<pid>\d+):(?<thread>[0-9a-f]+)\]"#)
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let matcher = Matcher(regex)
+            var good = 0
+            for round in 0..<200 {
+                let hit = (try? matcher.matches("App[\(index * 1000 + round):a\(round)] message")) == true
+                let miss = (try? matcher.matches("App[x:y] message")) == false
+                if hit, miss, matcher.range(named: "pid").map({ $0.count > 0 }) == true { good += 1 }
+            }
+            results.add(good)
+        }
+        #expect(results.total == 16 * 200)
+        #expect(regex.isJITCompiled)
+    }
+
     @Test func runawayPatternHitsTheMatchLimit() throws {
         let matcher = Matcher(try Regex("(a+)+$"), limits: .init(match: 10_000, depth: 1_000))
         let subject = String(repeating: "a", count: 40) + "!"
@@ -107,4 +127,12 @@ struct RegexTests {
         #expect(log.failures.map(\.lines) == [1])
         #expect(!matcher.isRetired)
     }
+}
+
+/// A sum that threads add to under a lock.
+private final class Results: @unchecked Sendable {
+    private let lock = Lock()
+    private var sum = 0
+    func add(_ value: Int) { lock.withLock { sum += value } }
+    var total: Int { lock.withLock { sum } }
 }

@@ -54,6 +54,26 @@ struct VocabularyTests {
             ])
         #expect(throws: TraceAnalyzeError.self) { try vocabulary.validate() }
     }
+
+    /// The analyser skips the checks for the built-in definitions alone (the tests above make them), never for a
+    /// config's changes: a bad example or sample added to the built-in ones still stops it before any input.
+    @Test func theAnalyserChecksWhatAConfigChanges() throws {
+        _ = try Analyzer()
+        let vocabulary = Vocabulary(
+            entries: Vocabulary.builtin.entries + [
+                VocabularyEntry(
+                    id: "dup", event: .didBecomeActive, pattern: "zzz", examples: ["applicationDidBecomeActive:"])
+            ])
+        #expect(throws: TraceAnalyzeError.self) { try Analyzer(vocabulary: vocabulary) }
+        var greedy = LogFormat.nslogUntimed
+        greedy.id = "greedy"
+        greedy.pattern = #"^(?<message>.*)$"#
+        greedy.samples = [.init(line: "2013-10-13 12:24:09.948 AppDelegate[12199:60b] hello")]
+        #expect(throws: TraceAnalyzeError.self) { try Analyzer(formats: LogFormat.builtin + [greedy]) }
+        #expect(throws: TraceAnalyzeError.self) {
+            try Analyzer(formats: Array(LogFormat.builtin.dropLast()) + [greedy])
+        }
+    }
 }
 
 @Suite("Keyword scanner")
