@@ -20,11 +20,8 @@ RUNS=${RUNS:-5}
 BUILD_DIR=${BUILD_DIR:-.build-release}
 FORMATS=${FORMATS:---report markdown=/dev/null --report junit=/dev/null}
 
-if [[ ${SKIP_BUILD:-0} != 1 ]]; then
-    swift build -c release --product trace-analyze --scratch-path "$BUILD_DIR" >&2
-    swift build -c release --product generate-capture --scratch-path "$BUILD_DIR" >&2
-fi
-BIN=$(swift build -c release --scratch-path "$BUILD_DIR" --show-bin-path)
+source Scripts/release-build.sh
+release_build
 
 DIR=bench-data/batch-$COUNT-$SIZE
 if [[ ! -f $DIR/.complete ]]; then

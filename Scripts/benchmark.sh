@@ -31,13 +31,8 @@ if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 # --- Build -------------------------------------------------------------------------------------------
-if [[ ${SKIP_BUILD:-0} != 1 ]]; then
-    echo "==> swift build -c release (trace-analyze, generate-capture) in $BUILD_DIR" >&2
-    # One product per invocation: SwiftPM only honours the last --product flag.
-    swift build -c release --product trace-analyze --scratch-path "$BUILD_DIR" >&2
-    swift build -c release --product generate-capture --scratch-path "$BUILD_DIR" >&2
-fi
-BIN=$(swift build -c release --scratch-path "$BUILD_DIR" --show-bin-path)
+source Scripts/release-build.sh
+release_build
 TOOL=$BIN/trace-analyze
 GENERATOR=$BIN/generate-capture
 for binary in "$TOOL" "$GENERATOR"; do

@@ -17,11 +17,8 @@ RUNS=${RUNS:-5}
 BUILD_DIR=${BUILD_DIR:-.build-release}
 TOOL_ARGS=${TOOL_ARGS---format json --jobs 1}
 
-if [[ ${SKIP_BUILD:-0} != 1 ]]; then
-    swift build -c release --product trace-analyze --scratch-path "$BUILD_DIR" >&2
-    swift build -c release --product generate-capture --scratch-path "$BUILD_DIR" >&2
-fi
-BIN=$(swift build -c release --scratch-path "$BUILD_DIR" --show-bin-path)
+source Scripts/release-build.sh
+release_build
 mkdir -p bench-data
 
 # Median wall time (µs) of RUNS runs on $1, in REPLY; peak RSS (KB) of the last run in RSS.
