@@ -207,21 +207,34 @@ public final class EventRecognizer {
     /// The index of the vocabulary entry the message means, or nil.
     @inline(__always)
     public func entryIndex(_ message: UnsafeRawBufferPointer) -> Int? {
-        var start = 0
+        // Most messages hold no keyword: one search, and no state made for the loop over keywords.
+        guard let first = findKeyword(in: message, from: 0) else {
+            guard let unfiltered else { return nil }
+            return Self.search(unfiltered, message)
+        }
+        return entryIndex(message, first: first)
+    }
+
+    /// ``entryIndex(_:)`` once a keyword is found.
+    @inline(never)
+    private func entryIndex(_ message: UnsafeRawBufferPointer, first: (keyword: Int, position: Int)) -> Int? {
+        var (group, position) = first
         // The groups already searched in this message: the first 64 in a word, any others in a set made only for
         // a vocabulary that large (no state kept between calls, so nothing to reset).
         var tried: UInt64 = 0
         var triedBeyond: Set<Int> = []
-        while let (group, position) = findKeyword(in: message, from: start) {
-            start = position + 1
+        while true {
+            let isNew: Bool
             if group < 64 {
                 let bit: UInt64 = 1 << UInt64(group)
-                if tried & bit != 0 { continue }
+                isNew = tried & bit == 0
                 tried |= bit
-            } else if !triedBeyond.insert(group).inserted {
-                continue
+            } else {
+                isNew = triedBeyond.insert(group).inserted
             }
-            if let entry = Self.search(groups[group], message) { return entry }
+            if isNew, let entry = Self.search(groups[group], message) { return entry }
+            guard let next = findKeyword(in: message, from: position + 1) else { break }
+            (group, position) = next
         }
         if let unfiltered { return Self.search(unfiltered, message) }
         return nil
