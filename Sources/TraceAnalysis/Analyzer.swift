@@ -247,6 +247,12 @@ struct InputAnalysis {
     private var recentNext = 0
     private var cachedRecent = -1
     static let recentCapacity = 8
+    /// The header tail (` name[pid:`) of the last quick record, whose incarnation is `recent[tailRecent]`: a line
+    /// that repeats it is that incarnation's without reading its name and pid again (most lines of a capture follow
+    /// one of the same process). Valid while `tailRecent` is `cachedRecent`, and dropped where an entry of `recent`
+    /// is replaced.
+    private var tail: NSLogHeader.Tail?
+    private var tailRecent = -1
 
     private struct ProcessKey: Hashable {
         var name: String
@@ -351,10 +357,10 @@ struct InputAnalysis {
         if parser.quickShape != nil {
             // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
             // general `Fields` (what `parse` then `record` would do, step for step).
-            let header = NSLogHeader.match(line)
+            let (header, repeatsTail) = NSLogHeader.match(line, tail: tailRecent == cachedRecent ? tail : nil)
             if let header, let format = parser.quickFormat(header, likeLast: bracketDepth > 0) {
                 flushTies()
-                quickRecord(header, format: format, line, number)
+                quickRecord(header, format: format, line, number, repeatsTail: repeatsTail)
                 return
             }
             parsed = bracketDepth > 0 ? parser.parseLikeLast(line, header: header) : parser.parse(line, header: header)
@@ -458,16 +464,23 @@ struct InputAnalysis {
     /// (``RecordParser/quickFormat(_:likeLast:)``).
     @inline(__always)
     private mutating func quickRecord(
-        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int, repeatsTail: Bool
     ) {
         count(format: format)
         rawContinuations = rawContinuationFormats[format]
         recordIndent = 0  // an NSLog header starts with the date's first digit
-        let (time, process, pid) = parser.quickFields(header, format: format, in: line)
         let message = UnsafeRawBufferPointer(rebasing: line[header.message])
-        timeline(nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time).with {
-            noteRecord($0, message: message, number, time)
+        if repeatsTail {
+            // The name and pid are the last quick record's, whose incarnation `cachedRecent` still holds.
+            let time = parser.quickTimestamp(header, format: format, in: line)
+            return recent[cachedRecent].timeline.with { noteRecord($0, message: message, number, time) }
         }
+        let (time, process, pid) = parser.quickFields(header, format: format, in: line)
+        let timeline = timeline(
+            nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time)
+        tail = NSLogHeader.Tail(header, in: line)
+        tailRecent = tail == nil ? -1 : cachedRecent
+        timeline.with { noteRecord($0, message: message, number, time) }
     }
 
     /// A line of no format that is a record of the fallback format (bare lines).
@@ -592,6 +605,7 @@ struct InputAnalysis {
         }
         let timeline = self.timeline(name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, time)
         let entry = (Array(nameBytes), pid, Unowned(timeline))
+        tailRecent = -1  // the entry the tail names may be the one replaced
         if recent.count < Self.recentCapacity {
             cachedRecent = recent.count
             recent.append(entry)
@@ -751,6 +765,7 @@ struct InputAnalysis {
         namesByLowercase = nil
         recent = []
         cachedRecent = -1
+        tailRecent = -1
         lastTimeline = nil
         shared.release()
         var pending = timelines

@@ -51,13 +51,71 @@ enum NSLogHeader {
     @inline(__always)
     private static func isLowerHex(_ byte: UInt8) -> Bool { isDigit(byte) || byte &- UInt8(ascii: "a") < 6 }
 
+    /// The bytes of a header from the end of its timestamp to the colon after the pid (` name[pid:`), kept from
+    /// one record to the next: a line of the same process and pid repeats them byte for byte, and then everything
+    /// the patterns check in them (the process name's first bytes, its bracket, the pid's digits) is known, and
+    /// the name and pid are the last record's. Kept when 8 to 32 bytes long, as four little-endian words: bytes
+    /// 0–7, 8–15, 16–23, and the last eight (overlapping the others).
+    struct Tail {
+        var shape: Shape
+        var count: Int
+        var words: (UInt64, UInt64, UInt64, UInt64)
+        /// Lengths of the process name and of the pid within the tail.
+        var processCount: Int
+        var pidCount: Int
+
+        /// The tail of `line` read as `match`, when it fits.
+        init?(_ match: Match, in line: UnsafeRawBufferPointer) {
+            let start = match.timestamp.upperBound
+            let end = match.pid.upperBound + 1
+            let count = end - start
+            guard count >= 8, count <= 32, let base = line.baseAddress else { return nil }
+            @inline(__always) func word(_ offset: Int) -> UInt64 {
+                offset + 8 <= count ? base.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self) : 0
+            }
+            self.count = count
+            shape = match.shape
+            processCount = match.process.count
+            pidCount = match.pid.count
+            words = (word(0), word(8), word(16), base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+        }
+
+        /// Whether the `count` bytes at `base + start` are this tail's (the caller checked they are in the line).
+        @inline(__always)
+        func isAt(_ base: UnsafeRawPointer, _ start: Int) -> Bool {
+            guard base.loadUnaligned(fromByteOffset: start + count - 8, as: UInt64.self) == words.3,
+                base.loadUnaligned(fromByteOffset: start, as: UInt64.self) == words.0 || count <= 8
+            else { return false }
+            if count <= 16 { return true }
+            guard base.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self) == words.1 else { return false }
+            return count <= 24 || base.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self) == words.2
+        }
+    }
+
     /// The match of whichever NSLog pattern matches `line`, or nil when neither does.
-    static func match(_ line: UnsafeRawBufferPointer) -> Match? {
+    static func match(_ line: UnsafeRawBufferPointer) -> Match? { match(line, tail: nil).match }
+
+    /// ``match(_:)``, and whether the line repeats `tail` (then the match's process and pid are the tail's).
+    @inline(__always)
+    static func match(_ line: UnsafeRawBufferPointer, tail: Tail?) -> (match: Match?, repeatsTail: Bool) {
         let count = line.count
         // Shortest possible: 19 (date and time) + ".0 " + "p[1:1]".
-        guard count >= 28, let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        guard count >= 28, let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (nil, false) }
         // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`, eight bytes at a time.
-        guard dateAndTime(UnsafeRawPointer(base)) else { return nil }
+        guard dateAndTime(UnsafeRawPointer(base)) else { return (nil, false) }
+        guard let (shape, end) = timestampEnd(base, count) else { return (nil, false) }
+        if let tail, tail.shape == shape, end + tail.count <= count, tail.isAt(UnsafeRawPointer(base), end) {
+            let process = (end + 1)..<(end + 1 + tail.processCount)
+            let pid = (process.upperBound + 1)..<(process.upperBound + 1 + tail.pidCount)
+            return (rest(base, count, shape: shape, timestamp: 0..<end, process: process, pid: pid), true)
+        }
+        return (header(base, count, shape: shape, timestampEnd: end), false)
+    }
+
+    /// Where the timestamp that ``dateAndTime(_:)`` began ends (its fraction and, for the modern shape, its zone),
+    /// and the shape its fraction gives.
+    @inline(__always)
+    private static func timestampEnd(_ base: UnsafePointer<UInt8>, _ count: Int) -> (Shape, Int)? {
         var index = digitRun(base, from: 20, count)
         let fraction = index - 20
         let shape: Shape
@@ -80,6 +138,13 @@ enum NSLogHeader {
         default:
             return nil
         }
+        return (shape, index)
+    }
+
+    /// The rest of the header after a timestamp ending at `timestampEnd`.
+    @inline(__always)
+    private static func header(_ base: UnsafePointer<UInt8>, _ count: Int, shape: Shape, timestampEnd: Int) -> Match? {
+        var index = timestampEnd
         let timestamp = 0..<index
         guard index < count, base[index] == space else { return nil }
         let processStart = index + 1
@@ -109,8 +174,17 @@ enum NSLogHeader {
         index = digitRun(base, from: index, count)
         guard index > pidStart, index < count, base[index] == UInt8(ascii: ":") else { return nil }
         let pid = pidStart..<index
+        return rest(base, count, shape: shape, timestamp: timestamp, process: process, pid: pid)
+    }
+
+    /// The thread and message after the colon that ends `pid`.
+    @inline(__always)
+    private static func rest(
+        _ base: UnsafePointer<UInt8>, _ count: Int, shape: Shape, timestamp: Range<Int>, process: Range<Int>,
+        pid: Range<Int>
+    ) -> Match? {
         // `(?<thread>\d+)\]` (modern) or `(?<thread>[0-9A-Fa-fx]+)\]` (classic)
-        index += 1
+        var index = pid.upperBound + 1
         let threadStart = index
         if shape == .modern {
             index = digitRun(base, from: index, count)

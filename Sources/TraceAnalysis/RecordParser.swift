@@ -242,6 +242,14 @@ public struct RecordParser {
         )
     }
 
+    /// The timestamp of ``quickFields(_:format:in:)`` alone (for a line whose process and pid are known).
+    @inline(__always)
+    mutating func quickTimestamp(_ header: NSLogHeader.Match, format: Int, in line: UnsafeRawBufferPointer)
+        -> Timestamp?
+    {
+        timestamp(format: format, header.timestamp, in: line)
+    }
+
     /// The fields of a line ``NSLogHeader`` read as a record of format `index`.
     private mutating func fields(of match: NSLogHeader.Match, format index: Int, in line: UnsafeRawBufferPointer)
         -> Fields

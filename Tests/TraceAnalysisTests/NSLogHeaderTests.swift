@@ -43,10 +43,23 @@ struct NSLogHeaderTests {
             && a.thread == b.thread && a.message == b.message
     }
 
-    static func check(_ line: [UInt8], _ reference: Reference) throws {
+    /// Checks `line` alone, and after `previous` (a line read as a record before it): with the tail `previous`
+    /// leaves, the match must be the same, and where the line repeats the tail its process and pid bytes must be
+    /// the previous line's.
+    static func check(_ line: [UInt8], after previous: [UInt8]? = nil, _ reference: Reference) throws {
         let expected = try reference.match(line)
+        let text = String(decoding: line, as: UTF8.self).debugDescription
         let actual = line.withUnsafeBytes { NSLogHeader.match($0) }
-        #expect(same(actual, expected), "\(String(decoding: line, as: UTF8.self).debugDescription)")
+        #expect(same(actual, expected), "\(text)")
+        guard let previous, let earlier = previous.withUnsafeBytes({ NSLogHeader.match($0) }),
+            let tail = previous.withUnsafeBytes({ NSLogHeader.Tail(earlier, in: $0) })
+        else { return }
+        let (afterTail, repeatsTail) = line.withUnsafeBytes { NSLogHeader.match($0, tail: tail) }
+        #expect(same(afterTail, expected), "after the tail of \(String(decoding: previous, as: UTF8.self)): \(text)")
+        if repeatsTail, let afterTail {
+            #expect(line[afterTail.process] == previous[earlier.process], "\(text)")
+            #expect(line[afterTail.pid] == previous[earlier.pid], "\(text)")
+        }
     }
 
     /// Lines of every sample and real capture.
@@ -66,11 +79,22 @@ struct NSLogHeaderTests {
         let corpus = TestSupport.corpusExists
         #expect(lines.count > (corpus ? 1000 : 100))
         var matched = 0
+        var repeated = 0
+        var previous: [UInt8]?
         for line in lines {
-            try Self.check(line, reference)
-            if line.withUnsafeBytes({ NSLogHeader.match($0) }) != nil { matched += 1 }
+            try Self.check(line, after: previous, reference)
+            guard line.withUnsafeBytes({ NSLogHeader.match($0) }) != nil else { continue }
+            matched += 1
+            if let previous, let earlier = previous.withUnsafeBytes({ NSLogHeader.match($0) }),
+                let tail = previous.withUnsafeBytes({ NSLogHeader.Tail(earlier, in: $0) }),
+                line.withUnsafeBytes({ NSLogHeader.match($0, tail: tail).repeatsTail })
+            {
+                repeated += 1
+            }
+            previous = line
         }
         #expect(matched > (corpus ? 100 : 50))
+        #expect(repeated > (corpus ? 50 : 20), "lines that repeat the tail of the record before them")
     }
 
     /// Hand-written edge cases around every part of the two patterns.
@@ -118,7 +142,8 @@ struct NSLogHeaderTests {
                 default: line.insert(byte, at: position)
                 }
             }
-            try Self.check(line, reference)
+            try Self.check(line, after: seeds[(round + 1) % seeds.count], reference)
+            try Self.check(line, after: seeds[round % seeds.count], reference)
         }
     }
 }
