@@ -26,7 +26,39 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
 
 static inline uint8_t csimd_lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
 
-/// The lowest-numbered literal of `buckets` that begins at `position`, or -1.
+/// The slot of a head (its first four bytes, or three, with bit 5 of each set) among 256.
+static inline uint32_t csimd_slot(uint32_t head) { return (head * 0x9E3779B1u) >> 24; }
+
+void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, int32_t *chain) {
+    for (int i = 0; i < 512; i++) slots[i] = -1;
+    set->has_short = 0;
+    // From the last literal to the first, each put at the front of its chain: the chains ascend.
+    for (int32_t k = count - 1; k >= 0; k--) {
+        const int is_short = set->offsets[k + 1] - set->offsets[k] == 3;
+        const uint32_t slot = csimd_slot(set->heads[k]) + (is_short ? 256 : 0);
+        chain[k] = slots[slot];
+        slots[slot] = k;
+        if (is_short) set->has_short = 1;
+    }
+    set->slots = slots;
+    set->chain = chain;
+}
+
+/// Whether literal k is at `position` (inside the buffer), compared without ASCII case.
+static inline int csimd_literal_at(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position,
+    int32_t k) {
+    const int32_t start = set->offsets[k];
+    const size_t length = (size_t)(set->offsets[k + 1] - start);
+    if (position + length > count) return 0;
+    const uint8_t *literal = set->bytes + start;
+    size_t i = 0;
+    while (i < length && csimd_lower(bytes[position + i]) == literal[i]) i++;
+    return i == length;
+}
+
+/// The lowest-numbered literal of `buckets` that begins at `position`, or -1. Every literal that begins there is
+/// in `buckets` (the vector filter lets no match through unmarked), so with four bytes left the heads' slots
+/// answer directly: the lowest literal of four bytes or more with this head, then a lower three-byte one.
 static int32_t csimd_verify(
     const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position, uint32_t buckets) {
     int32_t best = -1;
@@ -36,6 +68,25 @@ static int32_t csimd_verify(
         memcpy(&head, bytes + position, 4);
         head |= 0x20202020u;
     }
+    if (whole && set->slots) {
+        for (int32_t k = set->slots[csimd_slot(head)]; k >= 0; k = set->chain[k]) {
+            if (set->heads[k] == head && csimd_literal_at(set, bytes, count, position, k)) {
+                best = k;
+                break;
+            }
+        }
+        if (set->has_short) {
+            const uint32_t short_head = head & 0x00FFFFFFu;
+            for (int32_t k = set->slots[256 + csimd_slot(short_head)]; k >= 0 && (best < 0 || k < best);
+                 k = set->chain[k]) {
+                if (set->heads[k] == short_head && csimd_literal_at(set, bytes, count, position, k)) {
+                    best = k;
+                    break;
+                }
+            }
+        }
+        return best;
+    }
     while (buckets) {
         const int b = __builtin_ctz(buckets);
         buckets &= buckets - 1;
@@ -43,13 +94,7 @@ static int32_t csimd_verify(
             const int32_t k = set->members[m];
             if (best >= 0 && k >= best) break;  // members ascend: no lower number left in this bucket
             if (whole && (head & set->head_masks[k]) != set->heads[k]) continue;
-            const int32_t start = set->offsets[k];
-            const size_t length = (size_t)(set->offsets[k + 1] - start);
-            if (position + length > count) continue;
-            const uint8_t *literal = set->bytes + start;
-            size_t i = 0;
-            while (i < length && csimd_lower(bytes[position + i]) == literal[i]) i++;
-            if (i == length) best = k;
+            if (csimd_literal_at(set, bytes, count, position, k)) best = k;
         }
     }
     return best;
@@ -109,13 +154,11 @@ __attribute__((target("avx2"), no_sanitize("address"))) static inline __m256i cs
 #undef CSIMD_TABLE
 }
 
-/// Verifies the candidates of one block (`base` is the block's first position in `bytes`); `valid` masks the
-/// positions that lie inside the buffer.
-__attribute__((target("avx2"))) static inline size_t csimd_candidates(
-    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t base, __m256i r, uint32_t valid,
+/// Verifies the candidates `hits` of one block (`base` is the block's first position in `bytes`). Out of line:
+/// most blocks have none, and the loop over blocks stays small.
+__attribute__((target("avx2"), noinline)) static size_t csimd_verify_block(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t base, __m256i r, uint32_t hits,
     int32_t *literal) {
-    uint32_t hits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, _mm256_setzero_si256())) & valid;
-    if (!hits) return count;
     uint8_t buckets[32];
     _mm256_storeu_si256((__m256i *)buckets, r);
     while (hits) {
@@ -128,6 +171,14 @@ __attribute__((target("avx2"))) static inline size_t csimd_candidates(
         }
     }
     return count;
+}
+
+/// The candidates of one block, verified (`valid` masks the positions that lie inside the buffer).
+__attribute__((target("avx2"), always_inline)) static inline size_t csimd_candidates(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t base, __m256i r, uint32_t valid,
+    int32_t *literal) {
+    const uint32_t hits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(r, _mm256_setzero_si256())) & valid;
+    return hits ? csimd_verify_block(set, bytes, count, base, r, hits, literal) : count;
 }
 
 __attribute__((target("avx2"), no_sanitize("address"))) size_t csimd_literals_find(

@@ -12,6 +12,8 @@ public final class LiteralSearch: @unchecked Sendable {
     private let offsets: UnsafeMutableBufferPointer<Int32>
     private let members: UnsafeMutableBufferPointer<Int32>
     private let heads: UnsafeMutableBufferPointer<UInt32>
+    /// The literals by head (`csimd_literals_index`): 512 slots, then one chain link per literal.
+    private let index: UnsafeMutableBufferPointer<Int32>
 
     /// Whether this processor can run the search.
     public static let isAvailable = csimd_literals_available() != 0
@@ -25,6 +27,7 @@ public final class LiteralSearch: @unchecked Sendable {
         offsets = .allocate(capacity: lowered.count + 1)
         members = .allocate(capacity: lowered.count)
         heads = .allocate(capacity: lowered.count * 2)
+        index = .allocate(capacity: 512 + lowered.count)
         var offset = 0
         for (index, literal) in lowered.enumerated() {
             offsets[index] = Int32(offset)
@@ -50,6 +53,9 @@ public final class LiteralSearch: @unchecked Sendable {
         set.pointee.members = UnsafePointer(members.baseAddress)
         set.pointee.heads = UnsafePointer(heads.baseAddress)
         set.pointee.head_masks = UnsafePointer(heads.baseAddress.map { $0 + lowered.count })
+        if let slots = index.baseAddress {
+            csimd_literals_index(set, Int32(lowered.count), slots, slots + 512)
+        }
         let buckets = Self.buckets(lowered)
         var next = 0
         withUnsafeMutableBytes(of: &set.pointee.starts) { raw in
@@ -74,6 +80,7 @@ public final class LiteralSearch: @unchecked Sendable {
         offsets.deallocate()
         members.deallocate()
         heads.deallocate()
+        index.deallocate()
     }
 
     /// The first literal that begins at or after `start`: its index and position.

@@ -14,7 +14,7 @@
 static const char *literals[] = {
     "view", "active", "launching", "exited", "phase", "unhide", "terminate", "protected", "memory", "jetsam",
     "hide", "foreground", "background", "watchdog", "terminated", "termination", "nib", "memorystatus",
-    "exc_resource", "unknown reason", "connect", "disconnect", "8badf00d", "2343432205", "abc", "abcd",
+    "exc_resource", "unknown reason", "connect", "disconnect", "8badf00d", "2343432205", "abc", "abcd", "act",
 };
 enum { LITERALS = sizeof literals / sizeof literals[0] };
 
@@ -102,26 +102,31 @@ int main(void) {
         set.starts[b + 1] = m;
     }
 
-    static const char *noise[] = {"Ac", "TIV", "e", " ", "ni", "B", "vie", "W", "termin", "ATED", "zz", "q",
-        "@", "`", "\x7f", "{", "\xc3\xa9", "connection", "for", "reachability flag status"};
-    enum { NOISE = sizeof noise / sizeof noise[0] };
-    uint8_t text[600];
-    for (int round = 0; round < 20000; round++) {
-        size_t count = 0;
-        const int pieces = (int)(next() % 40);
-        for (int p = 0; p < pieces; p++) {
-            const uint64_t pick = next() % (LITERALS + NOISE);
-            const char *piece = pick < LITERALS ? literals[pick] : noise[pick - LITERALS];
-            const size_t length = strlen(piece);
-            if (count + length > sizeof text) break;
-            for (size_t i = 0; i < length; i++) {
-                uint8_t byte = (uint8_t)piece[i];
-                if (next() % 2 && (uint8_t)(byte - 'a') < 26) byte -= 32;
-                if (next() % 11 == 0) byte ^= 0x20;
-                text[count++] = byte;
+    // Every check twice: candidates verified by walking the buckets' members, then through the heads' slots.
+    static int32_t slots[512 + LITERALS];
+    for (int indexed = 0; indexed < 2; indexed++) {
+        if (indexed) csimd_literals_index(&set, LITERALS, slots, slots + 512);
+        static const char *noise[] = {"Ac", "TIV", "e", " ", "ni", "B", "vie", "W", "termin", "ATED", "zz", "q",
+            "@", "`", "\x7f", "{", "\xc3\xa9", "connection", "for", "reachability flag status"};
+        enum { NOISE = sizeof noise / sizeof noise[0] };
+        uint8_t text[600];
+        for (int round = 0; round < 20000; round++) {
+            size_t count = 0;
+            const int pieces = (int)(next() % 40);
+            for (int p = 0; p < pieces; p++) {
+                const uint64_t pick = next() % (LITERALS + NOISE);
+                const char *piece = pick < LITERALS ? literals[pick] : noise[pick - LITERALS];
+                const size_t length = strlen(piece);
+                if (count + length > sizeof text) break;
+                for (size_t i = 0; i < length; i++) {
+                    uint8_t byte = (uint8_t)piece[i];
+                    if (next() % 2 && (uint8_t)(byte - 'a') < 26) byte -= 32;
+                    if (next() % 11 == 0) byte ^= 0x20;
+                    text[count++] = byte;
+                }
             }
+            for (size_t start = 0; start <= count; start += (count > 64 ? 5 : 1)) check(&set, text + start, count - start);
         }
-        for (size_t start = 0; start <= count; start += (count > 64 ? 5 : 1)) check(&set, text + start, count - start);
     }
 
     // Buffers that end where a readable page ends.

@@ -27,6 +27,15 @@ typedef struct {
     /// Bucket b's literals, in ascending order: `members[starts[b]..<starts[b + 1]]`.
     const int32_t *members;
     int32_t starts[9];
+    /// The literals by head, for verifying a candidate position with one lookup (``csimd_literals_index``):
+    /// `slots[h]` is the first literal whose head hashes to h (slots 0–255: literals of four bytes or more, by
+    /// their four; 256–511: three-byte literals, by their three), `chain[k]` the next one after literal k (-1
+    /// ends a chain). Chains ascend, so the first literal that matches in a chain is its lowest. Null slots: the
+    /// buckets' member lists are walked instead.
+    const int32_t *slots;
+    const int32_t *chain;
+    /// Whether any literal has three bytes (so the three-byte slots are worth a lookup).
+    int32_t has_short;
 } csimd_literals;
 
 /// Whether this processor runs `csimd_literals_find` (x86-64 with AVX2, or AArch64); the caller keeps a scalar scan
@@ -39,6 +48,10 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
 /// The first position of `bytes[0..<count]` where a literal begins, or `count` when none does; `*literal` is then
 /// the lowest-numbered literal found there. Reads no byte outside the buffer. Call only where
 /// `csimd_literals_available()` said yes.
+/// Fills `slots` (512 entries) and `chain` (one per literal) from the set's `offsets` and `heads`, and points the
+/// set at them.
+void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, int32_t *chain);
+
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal);
 
 /// Whether `csimd_newlines` runs with vectors here (x86-64 with AVX2, or AArch64).
