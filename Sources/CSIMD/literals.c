@@ -12,9 +12,12 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
             }
             continue;
         }
+        // Compared without ASCII case, as bytes with bit 5 set: the low nibble is the same either way, and the
+        // high one is accepted with and without its bit 1 (bit 5 of the byte), so the search needs no folding.
         const uint8_t byte = literal[f] | 0x20;
         set->low[f][byte & 0x0F] |= bit;
         set->high[f][byte >> 4] |= bit;
+        set->high[f][(byte >> 4) & ~2] |= bit;
     }
     for (int f = 0; f < 4; f++) {
         memcpy(set->wide[f], set->low[f], 16);
@@ -135,9 +138,8 @@ int csimd_literals_available(void) {
 
 __attribute__((target("avx2"))) static inline __m256i csimd_buckets(__m256i bytes, __m256i low, __m256i high) {
     const __m256i nibble = _mm256_set1_epi8(0x0F);
-    const __m256i folded = _mm256_or_si256(bytes, _mm256_set1_epi8(0x20));
-    const __m256i lo = _mm256_and_si256(folded, nibble);
-    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(folded, 4), nibble);
+    const __m256i lo = _mm256_and_si256(bytes, nibble);
+    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble);
     return _mm256_and_si256(_mm256_shuffle_epi8(low, lo), _mm256_shuffle_epi8(high, hi));
 }
 
@@ -242,9 +244,8 @@ void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
 int csimd_literals_available(void) { return 1; }
 
 static inline uint8x16_t csimd_buckets(uint8x16_t bytes, const uint8_t *low, const uint8_t *high) {
-    const uint8x16_t folded = vorrq_u8(bytes, vdupq_n_u8(0x20));
     return vandq_u8(
-        vqtbl1q_u8(vld1q_u8(low), vandq_u8(folded, vdupq_n_u8(0x0F))), vqtbl1q_u8(vld1q_u8(high), vshrq_n_u8(folded, 4)));
+        vqtbl1q_u8(vld1q_u8(low), vandq_u8(bytes, vdupq_n_u8(0x0F))), vqtbl1q_u8(vld1q_u8(high), vshrq_n_u8(bytes, 4)));
 }
 
 /// The buckets that survive at each of the 16 positions starting at `p` (reads p[0] to p[18]).

@@ -7,7 +7,8 @@
 /// A set of literals (three bytes or more, ASCII caseless) searched with Hyperscan's "Teddy" algorithm (as the
 /// Rust aho-corasick crate describes it): each literal's first four bytes, case folded by setting bit 5, go to
 /// one of eight buckets; for each of the four positions two 16-entry tables give, per low and per high nibble of a
-/// byte, the buckets holding a literal with that nibble there (a literal of three bytes accepts any fourth). A
+/// byte, the buckets holding a literal with that nibble there (a literal of three bytes accepts any fourth; the
+/// high-nibble tables accept a nibble with and without its bit 1, so the bytes searched need no folding). A
 /// position can begin a literal only where a bucket survives all eight lookups; 32 positions are tested at once
 /// with AVX2 byte shuffles (16 with NEON's `tbl` on AArch64), and only the surviving buckets' literals are compared.
 typedef struct {
