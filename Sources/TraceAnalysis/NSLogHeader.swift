@@ -67,28 +67,28 @@ enum NSLogHeader {
         /// The tail of `line` read as `match`, when it fits.
         init?(_ match: Match, in line: UnsafeRawBufferPointer) {
             let start = match.timestamp.upperBound
-            let end = match.pid.upperBound + 1
-            let count = end - start
+            let end = match.pid.upperBound &+ 1
+            let count = end &- start
             guard count >= 8, count <= 32, let base = line.baseAddress else { return nil }
             @inline(__always) func word(_ offset: Int) -> UInt64 {
-                offset + 8 <= count ? base.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self) : 0
+                offset &+ 8 <= count ? base.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self) : 0
             }
             self.count = count
             shape = match.shape
             processCount = match.process.count
             pidCount = match.pid.count
-            words = (word(0), word(8), word(16), base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+            words = (word(0), word(8), word(16), base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self))
         }
 
         /// Whether the `count` bytes at `base + start` are this tail's (the caller checked they are in the line).
         @inline(__always)
         func isAt(_ base: UnsafeRawPointer, _ start: Int) -> Bool {
-            guard base.loadUnaligned(fromByteOffset: start + count - 8, as: UInt64.self) == words.3,
+            guard base.loadUnaligned(fromByteOffset: start &+ count &- 8, as: UInt64.self) == words.3,
                 base.loadUnaligned(fromByteOffset: start, as: UInt64.self) == words.0 || count <= 8
             else { return false }
             if count <= 16 { return true }
-            guard base.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self) == words.1 else { return false }
-            return count <= 24 || base.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self) == words.2
+            guard base.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self) == words.1 else { return false }
+            return count <= 24 || base.loadUnaligned(fromByteOffset: start &+ 16, as: UInt64.self) == words.2
         }
     }
 
@@ -104,9 +104,9 @@ enum NSLogHeader {
         // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`, eight bytes at a time.
         guard dateAndTime(UnsafeRawPointer(base)) else { return (nil, false) }
         guard let (shape, end) = timestampEnd(base, count) else { return (nil, false) }
-        if let tail, tail.shape == shape, end + tail.count <= count, tail.isAt(UnsafeRawPointer(base), end) {
-            let process = (end + 1)..<(end + 1 + tail.processCount)
-            let pid = (process.upperBound + 1)..<(process.upperBound + 1 + tail.pidCount)
+        if let tail, tail.shape == shape, end &+ tail.count <= count, tail.isAt(UnsafeRawPointer(base), end) {
+            let process = (end &+ 1)..<(end &+ 1 &+ tail.processCount)
+            let pid = (process.upperBound &+ 1)..<(process.upperBound &+ 1 &+ tail.pidCount)
             return (rest(base, count, shape: shape, timestamp: 0..<end, process: process, pid: pid), true)
         }
         return (header(base, count, shape: shape, timestampEnd: end), false)
@@ -117,7 +117,7 @@ enum NSLogHeader {
     @inline(__always)
     private static func timestampEnd(_ base: UnsafePointer<UInt8>, _ count: Int) -> (Shape, Int)? {
         var index = digitRun(base, from: 20, count)
-        let fraction = index - 20
+        let fraction = index &- 20
         let shape: Shape
         switch fraction {
         case 1...3:
@@ -126,14 +126,14 @@ enum NSLogHeader {
             shape = .modern
             // `(?:[+-]\d\d:?\d\d|Z)?`
             if index < count, base[index] == UInt8(ascii: "Z") {
-                index += 1
+                index &+= 1
             } else if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") {
-                index += 1
-                guard index + 1 < count, isDigit(base[index]), isDigit(base[index + 1]) else { return nil }
-                index += 2
-                if index < count, base[index] == UInt8(ascii: ":") { index += 1 }
-                guard index + 1 < count, isDigit(base[index]), isDigit(base[index + 1]) else { return nil }
-                index += 2
+                index &+= 1
+                guard index &+ 1 < count, isDigit(base[index]), isDigit(base[index &+ 1]) else { return nil }
+                index &+= 2
+                if index < count, base[index] == UInt8(ascii: ":") { index &+= 1 }
+                guard index &+ 1 < count, isDigit(base[index]), isDigit(base[index &+ 1]) else { return nil }
+                index &+= 2
             }
         default:
             return nil
@@ -147,17 +147,17 @@ enum NSLogHeader {
         var index = timestampEnd
         let timestamp = 0..<index
         guard index < count, base[index] == space else { return nil }
-        let processStart = index + 1
+        let processStart = index &+ 1
         guard processStart < count else { return nil }
         if shape == .modern {
             // `(?!0x[0-9a-f]+ )`
-            if processStart + 2 < count, base[processStart] == zero, base[processStart + 1] == UInt8(ascii: "x") {
-                var hex = processStart + 2
-                while hex < count, isLowerHex(base[hex]) { hex += 1 }
-                if hex > processStart + 2, hex < count, base[hex] == space { return nil }
+            if processStart &+ 2 < count, base[processStart] == zero, base[processStart &+ 1] == UInt8(ascii: "x") {
+                var hex = processStart &+ 2
+                while hex < count, isLowerHex(base[hex]) { hex &+= 1 }
+                if hex > processStart &+ 2, hex < count, base[hex] == space { return nil }
             }
-        } else if processStart + 3 < count, base[processStart + 2] == space, !isSpace(base[processStart + 3]),
-            isCompactType(base[processStart], base[processStart + 1])
+        } else if processStart &+ 3 < count, base[processStart &+ 2] == space, !isSpace(base[processStart &+ 3]),
+            isCompactType(base[processStart], base[processStart &+ 1])
         {
             // `(?!(?:Df|Db|E |I |A |F |Er|Fa|Ft) \S)`
             return nil
@@ -165,11 +165,11 @@ enum NSLogHeader {
         // `[^\[\]\s][^\[\]]*?\[`: the process runs to the first bracket, which must open.
         let first = base[processStart]
         guard first != open, first != close, !isSpace(first) else { return nil }
-        index = bracket(base, from: processStart + 1, count)
+        index = bracket(base, from: processStart &+ 1, count)
         guard index < count, base[index] == open else { return nil }
         let process = processStart..<index
         // `(?<pid>\d+):`
-        index += 1
+        index &+= 1
         let pidStart = index
         index = digitRun(base, from: index, count)
         guard index > pidStart, index < count, base[index] == UInt8(ascii: ":") else { return nil }
@@ -184,18 +184,18 @@ enum NSLogHeader {
         pid: Range<Int>
     ) -> Match? {
         // `(?<thread>\d+)\]` (modern) or `(?<thread>[0-9A-Fa-fx]+)\]` (classic)
-        var index = pid.upperBound + 1
+        var index = pid.upperBound &+ 1
         let threadStart = index
         if shape == .modern {
             index = digitRun(base, from: index, count)
         } else {
-            while index < count, isThreadByte(base[index]) { index += 1 }
+            while index < count, isThreadByte(base[index]) { index &+= 1 }
         }
         guard index > threadStart, index < count, base[index] == close else { return nil }
         let thread = threadStart..<index
         // ` ?(?<message>.*)$`
-        index += 1
-        if index < count, base[index] == space { index += 1 }
+        index &+= 1
+        if index < count, base[index] == space { index &+= 1 }
         return Match(
             shape: shape, timestamp: timestamp, process: process, pid: pid, thread: thread, message: index..<count)
     }
@@ -222,12 +222,12 @@ enum NSLogHeader {
     @inline(__always)
     private static func digitRun(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
         var index = start
-        while index + 8 <= count {
+        while index &+ 8 <= count {
             let marks = nonDigits(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
-            if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
-            index += 8
+            if marks != 0 { return index &+ marks.trailingZeroBitCount >> 3 }
+            index &+= 8
         }
-        while index < count, isDigit(base[index]) { index += 1 }
+        while index < count, isDigit(base[index]) { index &+= 1 }
         return index
     }
 
@@ -235,13 +235,13 @@ enum NSLogHeader {
     @inline(__always)
     private static func bracket(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
         var index = start
-        while index + 8 <= count {
+        while index &+ 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             let marks = zeroBytes(word ^ 0x5B5B_5B5B_5B5B_5B5B) | zeroBytes(word ^ 0x5D5D_5D5D_5D5D_5D5D)
-            if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
-            index += 8
+            if marks != 0 { return index &+ marks.trailingZeroBitCount >> 3 }
+            index &+= 8
         }
-        while index < count, base[index] != open, base[index] != close { index += 1 }
+        while index < count, base[index] != open, base[index] != close { index &+= 1 }
         return index
     }
 
