@@ -78,7 +78,7 @@ public struct LineReader: ~Copyable {
         var word = start >> 6
         var bits = newlines[word] & (~0 << UInt64(start & 63))
         while bits == 0 {
-            word += 1
+            word &+= 1
             guard word << 6 < end else { return nil }
             bits = newlines[word]
         }
@@ -160,8 +160,8 @@ public struct LineReader: ~Copyable {
                 guard let newline = newline(from: start, to: end) else { break }
                 if skipping {
                     skipping = false
-                } else if newline - start > maximumLineLength,
-                    newline - start - (buffer.load(fromByteOffset: newline - 1, as: UInt8.self) == 0x0D ? 1 : 0)
+                } else if newline &- start > maximumLineLength,
+                    newline &- start &- (buffer.load(fromByteOffset: newline - 1, as: UInt8.self) == 0x0D ? 1 : 0)
                         > maximumLineLength
                 {
                     // A long line found whole in one chunk is cut like one that spans chunks: the bound is on the
@@ -170,7 +170,7 @@ public struct LineReader: ~Copyable {
                 } else {
                     try emit(start, newline, body)
                 }
-                start = newline + 1
+                start = newline &+ 1
             }
             // What is left is the beginning of a line whose end has not been read yet.
             var remaining = end - start
@@ -192,7 +192,7 @@ public struct LineReader: ~Copyable {
     ) throws {
         var stop = end
         if !truncated, stop > start, buffer.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
-        lineCount += 1
+        lineCount &+= 1
         if truncated { truncatedLineCount += 1 }
         try body(UnsafeRawBufferPointer(start: buffer + start, count: stop - start), truncated)
     }

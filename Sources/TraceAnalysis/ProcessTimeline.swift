@@ -240,7 +240,7 @@ final class ProcessTimeline {
     /// (a clock anomaly: the record stays in input order).
     @discardableResult
     func noteRecord(line: Int, time: Timestamp?) -> Bool {
-        records += 1
+        records &+= 1  // at most one per line
         lastLine = line
         var anomaly = false
         if let time {

@@ -208,23 +208,23 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         var micros: Int64 = 0
         var fractionDigits: UInt8 = 0
         if index < count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
-            index += 1
+            index &+= 1
             // A run of fewer than eight digits is measured and read at once: from the eight bytes at `index`, or,
             // nearer the end, from the word that ends the buffer shifted down (zeros come in above its last byte).
             var run = 8
             if index < count {
                 let word =
-                    index + 8 <= count
+                    index &+ 8 <= count
                     ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    : UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-                        >> UInt64(8 * (8 - (count - index)))
+                    : UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+                        >> UInt64(8 &* (8 &- (count &- index)))
                 run = NSLogHeader.nonDigits(word).trailingZeroBitCount >> 3
                 if run < 8 {
                     guard run > 0 else { return nil }
                     let value = Self.decimal(digits: word, count: run)
                     micros = run <= 6 ? value &* Self.microScale[run] : value / 10
                     fractionDigits = UInt8(run)
-                    index += run
+                    index &+= run
                 }
             }
             if run == 8 {
@@ -237,22 +237,22 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
                         micros = micros &* 10 &+ Int64(digit)
                         kept += 1
                     }
-                    index += 1
+                    index &+= 1
                 }
                 if fractionDigits == 0 { return nil }
                 micros &*= Self.microScale[kept]
             }
         }
         // The zone: the rest of the bytes, the same as the last timestamp's more often than not.
-        let rest = count - index
+        let rest = count &- index
         let offset: Int32?
         if rest <= 8 {
             // The last `rest` bytes, read as the top of the word that ends the buffer (19 bytes or more).
             let word =
                 rest == 0
                 ? 0
-                : UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-                    >> UInt64(8 * (8 - rest))
+                : UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+                    >> UInt64(8 &* (8 &- rest))
             if cache.zoneKey.count == rest, cache.zoneKey.word == word {
                 guard let known = cache.zone else { return nil }
                 offset = known
