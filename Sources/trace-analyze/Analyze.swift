@@ -4,6 +4,7 @@ import TraceAnalysis
 /// `trace-analyze analyze`: parse arguments, run the library, write the reports, map to an exit code.
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Analyse captures (the default command).",
         discussion: """
             With no FILE and standard input not a terminal, the capture is read from standard input. Folders are \

@@ -5,6 +5,7 @@ import TraceAnalysis
 /// scenario sequences; prints what is new, fixed, slower and faster.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Gate CI on captures: fail only on what is new against a baseline, or on unmet expectations.",
         discussion: """
             Without --baseline, the failure policy decides (as analyze does). With it, only new violation kinds \

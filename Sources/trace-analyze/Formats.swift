@@ -4,6 +4,7 @@ import TraceAnalysis
 /// `trace-analyze formats`: the line formats and prefixes in force, each with one real sample.
 struct Formats: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "formats",
         abstract: "List the log formats and line prefixes trace-analyze reads, with a sample of each.")
 
     @OptionGroup var configuration: ConfigOptions
