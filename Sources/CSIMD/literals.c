@@ -110,6 +110,19 @@ static inline uint64_t csimd_newline_tail(const uint8_t *bytes, size_t count) {
     return word;
 }
 
+/// Opening minus closing brackets (`{([` and `})]`) among the last `count` bytes, one by one.
+static inline int64_t csimd_bracket_tail(const uint8_t *bytes, size_t count) {
+    int64_t balance = 0;
+    for (size_t i = 0; i < count; i++) {
+        switch (bytes[i]) {
+        case '{': case '(': case '[': balance++; break;
+        case '}': case ')': case ']': balance--; break;
+        default: break;
+        }
+    }
+    return balance;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -129,6 +142,23 @@ __attribute__((target("avx2"))) void csimd_newlines(const uint8_t *bytes, size_t
         bitmap[i / 64] = (uint64_t)high << 32 | low;
     }
     if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
+}
+
+__attribute__((target("avx2,popcnt"))) int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count) {
+    int64_t balance = 0;
+    size_t i = 0;
+    for (; i + 32 <= count; i += 32) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(bytes + i));
+        const __m256i opens = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('{')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('('))),
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('[')));
+        const __m256i closes = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('}')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(')'))),
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8(']')));
+        balance += __builtin_popcount((uint32_t)_mm256_movemask_epi8(opens));
+        balance -= __builtin_popcount((uint32_t)_mm256_movemask_epi8(closes));
+    }
+    return balance + csimd_bracket_tail(bytes + i, count - i);
 }
 
 int csimd_literals_available(void) {
@@ -238,6 +268,21 @@ void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
     if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
 }
 
+int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count) {
+    int64_t balance = 0;
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const uint8x16_t v = vld1q_u8(bytes + i);
+        const uint8x16_t opens =
+            vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('{')), vceqq_u8(v, vdupq_n_u8('('))), vceqq_u8(v, vdupq_n_u8('[')));
+        const uint8x16_t closes =
+            vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('}')), vceqq_u8(v, vdupq_n_u8(')'))), vceqq_u8(v, vdupq_n_u8(']')));
+        balance += vaddvq_u8(vandq_u8(opens, vdupq_n_u8(1)));
+        balance -= vaddvq_u8(vandq_u8(closes, vdupq_n_u8(1)));
+    }
+    return balance + csimd_bracket_tail(bytes + i, count - i);
+}
+
 // Every AArch64 processor has NEON (Apple silicon included): the same algorithm, 16 positions at a time, with
 // `tbl` as the nibble lookup.
 
@@ -314,6 +359,8 @@ int csimd_newlines_available(void) { return 0; }
 void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
     for (size_t i = 0; i < count; i += 64) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i < 64 ? count - i : 64);
 }
+
+int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count) { return csimd_bracket_tail(bytes, count); }
 
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
     (void)set;

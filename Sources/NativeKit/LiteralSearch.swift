@@ -203,3 +203,23 @@ public enum NewlineScan {
         csimd_newlines(base.assumingMemoryBound(to: UInt8.self), bytes.count, bitmap)
     }
 }
+
+/// Opening minus closing brackets (`{([` and `})]`) in a buffer: how far a line opens or closes an NSDictionary
+/// or NSArray dump. With vectors where ``NewlineScan`` has them (`csimd_bracket_balance`), else byte by byte.
+public enum BracketBalance {
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        if NewlineScan.isAvailable {
+            return Int(csimd_bracket_balance(base.assumingMemoryBound(to: UInt8.self), bytes.count))
+        }
+        var balance = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["): balance += 1
+            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"): balance -= 1
+            default: break
+            }
+        }
+        return balance
+    }
+}

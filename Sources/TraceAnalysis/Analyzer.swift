@@ -381,7 +381,7 @@ struct InputAnalysis {
         flushTies()
         if bracketDepth > 0 {
             summary.continuationLines += 1
-            bracketDepth += Self.bracketBalance(line)
+            bracketDepth += BracketBalance.of(line)
             return
         }
         if Bytes.isBlank(line) {
@@ -497,7 +497,7 @@ struct InputAnalysis {
         bracketDepth = 0
         if let last = message.last, last == UInt8(ascii: "{") || last == UInt8(ascii: "(") || last == UInt8(ascii: "[")
         {
-            bracketDepth = max(0, Self.bracketBalance(message))
+            bracketDepth = max(0, BracketBalance.of(message))
         }
         if let tracking { tracking.record(at: time, of: timeline) }
         if timeline.noteRecord(line: number, time: time) { summary.clockAnomalies += 1 }
@@ -675,19 +675,6 @@ struct InputAnalysis {
         if appNames.count == 1, let app = appNames.first, let timeline = currentByName[app] { return timeline }
         if let known = byKey[ProcessKey(name: "", pid: -1)] { return known }
         return timeline(name: "", pid: -1, number, nil)
-    }
-
-    /// Opening minus closing brackets.
-    private static func bracketBalance(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var balance = 0
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["): balance += 1
-            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"): balance -= 1
-            default: break
-            }
-        }
-        return balance
     }
 
     // MARK: Live mode

@@ -168,6 +168,27 @@ int main(void) {
                 }
             }
         }
+        // The bracket balance against a byte loop, from every start to every end of random text rich in brackets.
+        static const uint8_t pool[] = "{}()[]{{((x ]";
+        for (int round = 0; round < 50; round++) {
+            for (size_t i = 0; i < sizeof lines; i++) {
+                lines[i] = next() % 3 ? pool[next() % (sizeof pool - 1)] : (uint8_t)next();
+            }
+            for (size_t start = 0; start < 40; start++) {
+                for (size_t count = 0; start + count <= sizeof lines; count += 1 + (count > 80 ? 7 : 0)) {
+                    int64_t expected = 0;
+                    for (size_t p = start; p < start + count; p++) {
+                        if (lines[p] == '{' || lines[p] == '(' || lines[p] == '[') expected++;
+                        if (lines[p] == '}' || lines[p] == ')' || lines[p] == ']') expected--;
+                    }
+                    if (csimd_bracket_balance(lines + start, count) == expected) {
+                        passed++;
+                    } else if (++failed <= 5) {
+                        fprintf(stderr, "bracket balance mismatch: start %zu count %zu\n", start, count);
+                    }
+                }
+            }
+        }
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

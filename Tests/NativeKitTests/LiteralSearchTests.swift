@@ -60,3 +60,35 @@ struct LiteralSearchTests {
         }
     }
 }
+
+@Suite("Bracket balance")
+struct BracketBalanceTests {
+    /// The vector count against a byte loop, on text rich in brackets, from every start to every length.
+    @Test func countsLikeAByteLoop() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let pool = Array("{}()[]{{((x ]".utf8)
+        let text = (0..<300).map { _ in
+            next() % 3 == 0 ? UInt8(truncatingIfNeeded: next()) : pool[Int(next()) % pool.count]
+        }
+        text.withUnsafeBytes { all in
+            for start in 0..<40 {
+                for end in start...all.count {
+                    let slice = UnsafeRawBufferPointer(rebasing: all[start..<end])
+                    let expected = slice.reduce(0) { sum, byte in
+                        switch byte {
+                        case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["): return sum + 1
+                        case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"): return sum - 1
+                        default: return sum
+                        }
+                    }
+                    if BracketBalance.of(slice) != expected { Issue.record("from \(start) to \(end)") }
+                }
+            }
+        }
+        #expect(BracketBalance.of(UnsafeRawBufferPointer(start: nil, count: 0)) == 0)
+    }
+}
