@@ -23,8 +23,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Vector byte scans (AVX2 shuffles) Swift cannot write portably; used only through NativeKit.
         .target(name: "CSIMD"),
-        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), zlib (inflate) and the
-        // vector scans.
+        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), zlib (inflate), the
+        // vector scans and a pthread lock.
         .target(name: "NativeKit", dependencies: ["CPCRE2", "CZlib", "CSIMD"]),
         // Everything the tool does: reading, formats, vocabulary, state machine, scenarios, reports.
         .target(
