@@ -146,4 +146,67 @@ struct NSLogHeaderTests {
             try Self.check(line, after: seeds[round % seeds.count], reference)
         }
     }
+
+    /// Lines of a dozen incarnations (more than the analyser's cache of recent ones, names shared by two pids,
+    /// names with spaces, both NSLog shapes, a few device-syslog records) in random runs: every line must land on its own incarnation whether it
+    /// repeats the header tail of the line before, of an older line, or of none.
+    @Test func everyRecordLandsOnItsIncarnation() throws {
+        let processes: [(name: String, pid: Int)] = [
+            ("App", 101), ("App", 102), ("My Great App", 7), ("Helper", 9_999_999), ("a", 1),
+            ("VeryLongProcessNameForTheTail", 42),
+            ("B", 5), ("C", 6), ("D", 8), ("E", 10), ("F", 11), ("G", 12),
+        ]
+        var random = SplitMix64(seed: 9)
+        var lines: [String] = []
+        var expected: [String: (records: Int, last: Int)] = [:]
+        while lines.count < 3000 {
+            let (name, pid) = processes[Int(random.next() % UInt64(processes.count))]
+            for _ in 0...Int(random.next() % 4) {
+                let modern = random.next() % 2 == 0
+                let second = String(format: "%02d", lines.count / 60 % 60)
+                let stamp = modern ? "2019-05-04 10:\(second):18.564743-0500" : "2019-05-04 10:\(second):18.564"
+                let thread = modern ? "\(random.next() % 90_000)" : String(random.next() % 4096, radix: 16)
+                // Each incarnation's first record is a lifecycle event: a report lists only those that have one.
+                let message =
+                    expected["\(name)/\(pid)"] == nil
+                    ? "application:didFinishLaunchingWithOptions:" : "line \(lines.count + 1)"
+                if random.next() % 8 == 0, !name.contains(" ") {
+                    // A device-syslog record between them: found by the general path, which may replace the
+                    // cache's entry the last quick record's tail names.
+                    lines.append("May  4 10:\(second):18 iPhone \(name)[\(pid)] <Notice>: \(message)")
+                } else {
+                    lines.append("\(stamp) \(name)[\(pid):\(thread)] \(message)")
+                }
+                expected["\(name)/\(pid)", default: (0, 0)].records += 1
+                expected["\(name)/\(pid)"]?.last = lines.count
+            }
+        }
+        let report = try Analyzer().analyze(text: lines.joined(separator: "\n"))
+        var found: [String: (records: Int, last: Int)] = [:]
+        for process in report.processes {
+            found["\(process.name)/\(process.pid)"] = (process.records, process.lastLine)
+        }
+        #expect(found.count == expected.count)
+        for (key, value) in expected {
+            #expect(found[key]?.records == value.records, "\(key)")
+            #expect(found[key]?.last == value.last, "\(key)")
+        }
+    }
+
+    /// The case the tail must not survive: a record read the general way (another format) makes a new incarnation
+    /// in the cache entry the last quick record's tail names, and a later NSLog line repeats that old tail.
+    @Test func aTailDoesNotOutliveItsCacheEntry() throws {
+        let launch = "application:didFinishLaunchingWithOptions:"
+        var lines = (0..<8).map { "2019-05-04 10:00:0\($0).100 P\($0)[10\($0):1] \(launch)" }  // fill the cache
+        lines += [
+            "2019-05-04 10:00:09.100 P0[100:1] again",  // quick: the tail names P0's entry
+            "May  4 10:00:10 iPhone Q[200] <Notice>: \(launch)",  // general: Q takes the oldest entry, P0's
+            "2019-05-04 10:00:11.100 Q[200:1] more",  // general (the last record was syslog): Q's entry hit
+            "2019-05-04 10:00:12.100 P0[100:1] last",  // quick again, with P0's old tail
+        ]
+        let report = try Analyzer().analyze(text: lines.joined(separator: "\n"))
+        let records = Dictionary(uniqueKeysWithValues: report.processes.map { ("\($0.name)[\($0.pid)]", $0.records) })
+        #expect(records["P0[100]"] == 3)
+        #expect(records["Q[200]"] == 2)
+    }
 }
