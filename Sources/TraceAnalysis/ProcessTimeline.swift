@@ -107,7 +107,7 @@ final class ProcessTimeline {
         func release() { unspilled = [] }
 
         /// Writes `timeline` out whole, its history first (``ProcessTimeline/encode(to:)``), so it can leave memory
-        /// (a dormant incarnation); nil when the file cannot take it: then it stays in
+        /// (a dormant incarnation, see ``Incarnations``); nil when the file cannot take it: then it stays in
         /// memory, whole, and ``error`` says why. Call ``forgetWrittenOut()`` after a batch.
         func writeOut(_ timeline: ProcessTimeline) -> SpillFile.Segment? {
             guard let file = file() else { return nil }
