@@ -115,7 +115,6 @@ final class ProcessTimeline {
                 try timeline.spillHistory(to: file)
                 // It has no history left in memory: a later spill has nothing to write for it.
                 timeline.isUnspilled = false
-                didSpill = true
                 var encoder = SpillEncoder()
                 timeline.encode(to: &encoder)
                 return try file.append(encoder.bytes)
