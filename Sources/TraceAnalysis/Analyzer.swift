@@ -768,9 +768,7 @@ struct InputAnalysis {
         // A big input's reports go to its temporary file as they are made (see ProcessReports).
         var reports = ProcessReportSpiller(
             input: name, spilling: shared.didSpill, threshold: shared.spillThreshold, file: shared.file)
-        incarnations.removeAll { timeline in
-            if timeline.hasEvents { reports.append(timeline.report()) }
-        }
+        incarnations.removeAll { reports.append($0.report()) }
         if summary.error == nil, let error = shared.error ?? reports.error { summary.error = error }
         return (summary, reports.finish())
     }

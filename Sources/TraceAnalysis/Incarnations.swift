@@ -17,10 +17,11 @@
 /// incarnation keeps an entry here (its place in the file) and the analysis's index entries (by name and pid, by
 /// pid): some 90 bytes.
 struct Incarnations {
-    /// One incarnation: the object, or where it was written.
+    /// One incarnation: the object, or where it was written (and whether it has events, so one without, which has
+    /// no report, is not read back at the end).
     private enum Slot {
         case resident(ProcessTimeline)
-        case dormant(SpillFile.Segment)
+        case dormant(SpillFile.Segment, hasEvents: Bool)
     }
 
     private var slots: [Slot] = []
@@ -59,7 +60,7 @@ struct Incarnations {
     mutating func timeline(at index: Int) -> ProcessTimeline {
         switch slots[index] {
         case .resident(let timeline): return timeline
-        case .dormant(let segment):
+        case .dormant(let segment, _):
             let timeline = shared.readBack(segment)
             slots[index] = .resident(timeline)
             resident.append(index)
@@ -88,7 +89,7 @@ struct Incarnations {
                 stay.append(index)
                 continue
             }
-            slots[index] = .dormant(segment)
+            slots[index] = .dormant(segment, hasEvents: timeline.hasEvents)
             wroteAny = true
         }
         resident = stay
@@ -97,17 +98,17 @@ struct Incarnations {
         return wroteAny
     }
 
-    /// Hands every incarnation to `body` in order, read back when written out, and lets each go once `body` is
-    /// done with it (the end of the input: they are never all in memory again).
-    mutating func removeAll(_ body: (ProcessTimeline) -> Void) {
+    /// Hands every incarnation with events (those with a report) to `body` in order, read back when written out,
+    /// and lets each go once `body` is done with it (the end of the input: they are never all in memory again).
+    mutating func removeAll(reporting body: (ProcessTimeline) -> Void) {
         var pending = slots
         slots = []
         resident = []
         pending.reverse()
         while let slot = pending.popLast() {
             switch slot {
-            case .resident(let timeline): body(timeline)
-            case .dormant(let segment): body(shared.readBack(segment))
+            case .resident(let timeline): if timeline.hasEvents { body(timeline) }
+            case .dormant(let segment, let hasEvents): if hasEvents { body(shared.readBack(segment)) }
             }
         }
     }
