@@ -15,7 +15,7 @@
 /// current ones of many names) cost no scan per new one. An incarnation that logged since the last batch is not
 /// written out, so pids of one name that log in turn are not written and read back every few lines. A dormant
 /// incarnation keeps an entry here (its place in the file) and the analysis's index entries (by name and pid, by
-/// pid): some 90 bytes.
+/// pid): 100–170 bytes with the tables' slack.
 struct Incarnations {
     /// One incarnation: the object, or where it was written (and whether it has events, so one without, which has
     /// no report, is not read back at the end).
@@ -37,7 +37,8 @@ struct Incarnations {
 
     /// The spill threshold over this is ``limit``: 128 incarnations at the default 8 MB. Measured on the generated
     /// capture, each incarnation in memory adds several KB to the peak, more than its ~2 KB of state (the
-    /// allocator's slack, segments of spilled history), and a lower limit no longer lowers the peak.
+    /// allocator's slack, segments of spilled history): keeping up to 4,096, 512 or 128 peaked at 47.8, 34.7 and
+    /// 30.3 MB at 2 GB, while a batch every 128 new incarnations costs nothing measurable.
     static let thresholdPerIncarnation = 64 << 10
 
     init(shared: ProcessTimeline.Shared) {

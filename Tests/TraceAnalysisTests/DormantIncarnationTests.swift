@@ -121,17 +121,19 @@ struct DormantIncarnationTests {
         return AnalysisReport(inputs: [summary], processes: processes, options: analyzer.options)
     }
 
-    /// The same report, byte for byte in every format, with every dormant incarnation written out as without.
-    static func expectSameReport(_ text: String, after: (Int, InputAnalysis) -> Void) throws -> AnalysisReport {
+    /// The same report, byte for byte in every format, with every dormant incarnation written out as without;
+    /// returns it with the number of incarnations written out after each line.
+    static func expectSameReport(_ text: String) throws -> (AnalysisReport, dormant: [Int: Int]) {
         let kept = try analyse(text, threshold: AnalysisOptions.defaultSpillThreshold)
-        let written = try analyse(text, threshold: 0, after: after)
+        var dormant: [Int: Int] = [:]
+        let written = try analyse(text, threshold: 0) { line, analysis in dormant[line] = analysis.dormantIncarnations }
         #expect(written.inputs.map(\.error) == kept.inputs.map(\.error))
         #expect(SpillTests.fields(Array(written.processes)) == SpillTests.fields(Array(kept.processes)))
         let expected = SpillTests.rendered(kept)
         for (format, bytes) in SpillTests.rendered(written) {
             #expect(bytes == expected[format], "\(format.rawValue) differs with incarnations written out")
         }
-        return kept
+        return (kept, dormant)
     }
 
     /// App[100] is ended by App[200] (a kill inferred), written out once Other[300] appears, and read back when it
@@ -150,10 +152,7 @@ struct DormantIncarnationTests {
         """
 
     @Test func anIncarnationWrittenOutComesBackWhenItsPidLogsAgain() throws {
-        var dormant: [Int: Int] = [:]
-        let kept = try Self.expectSameReport(Self.revival) { line, analysis in
-            dormant[line] = analysis.dormantIncarnations
-        }
+        let (kept, dormant) = try Self.expectSameReport(Self.revival)
         #expect(dormant[4] == 0)  // App[100] was the last record's: kept
         #expect(dormant[5] == 1)  // written out
         #expect(dormant[7] == 0)  // read back
@@ -178,10 +177,7 @@ struct DormantIncarnationTests {
         """
 
     @Test func exitEvidenceNamingAWrittenOutPidReachesIt() throws {
-        var dormant: [Int: Int] = [:]
-        let kept = try Self.expectSameReport(Self.exitOfWrittenOutPid) { line, analysis in
-            dormant[line] = analysis.dormantIncarnations
-        }
+        let (kept, dormant) = try Self.expectSameReport(Self.exitOfWrittenOutPid)
         #expect(dormant[6] == 1)
         #expect(dormant[7] == 0)
         #expect(dormant[8] == 1)
@@ -227,6 +223,26 @@ struct DormantIncarnationTests {
         let expected = SpillTests.rendered(kept)
         for (format, bytes) in SpillTests.rendered(written) {
             #expect(bytes == expected[format], "\(name): \(format.rawValue) differs")
+        }
+    }
+
+    /// The real captures, in a parallel batch with every dormant incarnation written out at every new one (and
+    /// history spilled at every event), render byte for byte as kept in memory, in every format.
+    @Test(.enabled(if: TestSupport.corpusExists))
+    func theCorpusRendersIdenticallyWrittenOut() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestSupport.corpus.path)
+            .filter { $0.hasSuffix(".log") }.sorted()
+        let sources = try names.map { name in
+            InputSource.bytes(
+                name: "corpus/" + name, Array(try Data(contentsOf: TestSupport.corpus.appendingPathComponent(name))))
+        }
+        let kept = try TestSupport.analyzer().analyze(sources, jobs: 1)
+        let written = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze(sources, jobs: 2)
+        #expect(written.processes.isSpilled)
+        #expect(SpillTests.fields(Array(written.processes)) == SpillTests.fields(Array(kept.processes)))
+        let expected = SpillTests.rendered(kept)
+        for (format, bytes) in SpillTests.rendered(written, jobs: 2) {
+            #expect(bytes == expected[format], "\(format.rawValue) differs with incarnations written out")
         }
     }
 
