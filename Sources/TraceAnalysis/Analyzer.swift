@@ -217,7 +217,7 @@ struct InputAnalysis {
     private let rawContinuationFormats: [Bool]
 
     // The last record, for repeat lines.
-    /// Kept alive by ``timelines``: no reference counting per record.
+    /// Kept alive by ``incarnations`` (and never written out by it): no reference counting per record.
     unowned(unsafe) private var lastTimeline: ProcessTimeline?
     private var lastEvent: LifecycleEvent?
     private var lastTime: Timestamp?
@@ -227,13 +227,15 @@ struct InputAnalysis {
     static let maxTies = 10_000
 
     // Incarnations, and a one-entry cache so consecutive lines of one process cost no lookup.
-    private var timelines: [ProcessTimeline] = []
+    private var incarnations: Incarnations
     private let shared: ProcessTimeline.Shared
-    private var byKey: [ProcessKey: ProcessTimeline] = [:]
+    /// Indices in ``incarnations`` (a dormant incarnation written out keeps only its entries here).
+    private var byKey: [ProcessKey: Int] = [:]
+    /// Never written out (see ``Incarnations``).
     private var currentByName: [String: ProcessTimeline] = [:]
-    /// The last incarnation made for each pid, for exit lines that name a pid: a look-up, not a scan of every
-    /// incarnation (quadratic on a capture of many pids with exit lines).
-    private var lastByPid: [Int: ProcessTimeline] = [:]
+    /// The index of the last incarnation made for each pid, for exit lines that name a pid: a look-up, not a scan
+    /// of every incarnation (quadratic on a capture of many pids with exit lines).
+    private var lastByPid: [Int: Int] = [:]
     /// Names that differ only in case, by their lowercased form, the first in sorted order: made the first time
     /// an exit line names a process no current name spells the same way, kept up to date from then on.
     private var namesByLowercase: [String: String]?
@@ -241,8 +243,8 @@ struct InputAnalysis {
     private var appNames: Set<String> = []
     /// The incarnations of the last few distinct processes, by name bytes and pid: captures interleave a handful
     /// of processes, and a hit here costs no String and no hashing. `cachedRecent` is the entry of the last record
-    /// (tried first). The incarnations are kept alive by ``timelines``, so these references take no reference
-    /// count on the per-line path.
+    /// (tried first). The incarnations are kept alive by ``incarnations``, so these references take no reference
+    /// count on the per-line path; the cache is emptied when incarnations are written out.
     private var recent: [(name: [UInt8], pid: Int, timeline: Unowned)] = []
     private var recentNext = 0
     private var cachedRecent = -1
@@ -274,6 +276,7 @@ struct InputAnalysis {
         self.patternOrigins = analyzer.options.patternOrigins
         self.summary = InputSummary(name: name)
         self.shared = ProcessTimeline.Shared(options: analyzer.options, tracking: tracking)
+        self.incarnations = Incarnations(shared: shared)
         self.recordsPerFormat = Array(repeating: 0, count: analyzer.catalog.formats.count)
         self.detectionCounts = recordsPerFormat
         self.prefixLines = Array(repeating: 0, count: analyzer.catalog.prefixes.count)
@@ -540,7 +543,7 @@ struct InputAnalysis {
     private mutating func exitTarget(_ subject: EventRecognizer.Subject, _ number: Int, _ time: Timestamp?)
         -> ProcessTimeline
     {
-        if let pid = subject.pid, let known = lastByPid[pid] { return known }
+        if let pid = subject.pid, let known = lastByPid[pid] { return incarnations.timeline(at: known) }
         let name = subject.name ?? subject.bundle.map { bundle in String(bundle.split(separator: ".").last ?? "") }
         guard let name, !name.isEmpty else { return timeline(name: "", pid: subject.pid ?? -1, number, time) }
         if let current = currentByName[name] { return current }
@@ -617,7 +620,7 @@ struct InputAnalysis {
         return timeline
     }
 
-    /// A reference to an incarnation that ``timelines`` keeps alive: no reference counting.
+    /// A reference to an incarnation that ``incarnations`` keeps alive: no reference counting.
     private struct Unowned {
         private let reference: Unmanaged<ProcessTimeline>
         init(_ object: ProcessTimeline) { reference = .passUnretained(object) }
@@ -633,22 +636,38 @@ struct InputAnalysis {
     private mutating func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?)
         -> ProcessTimeline
     {
-        let key = ProcessKey(name: processName, pid: pid)
-        if let known = byKey[key] {
-            makeCurrent(known)
-            return known
+        if let known = byKey[ProcessKey(name: processName, pid: pid)] {
+            let timeline = incarnations.timeline(at: known)
+            makeCurrent(timeline)
+            return timeline
         }
+        let previous = currentByName[processName]
+        // The name of the earlier incarnation, so every incarnation of a name shares one string (the keys of
+        // dormant incarnations included).
         let timeline = ProcessTimeline(
-            name: processName, pid: pid, input: name, line: number, time: time, shared: shared)
-        byKey[key] = timeline
-        timelines.append(timeline)
-        lastByPid[pid] = timeline
-        if let previous = currentByName[processName], previous.pid != pid {
+            name: previous?.name ?? processName, pid: pid, input: name, line: number, time: time, shared: shared)
+        let index = incarnations.append(timeline)
+        byKey[ProcessKey(name: timeline.name, pid: pid)] = index
+        lastByPid[pid] = index
+        if let previous, previous.pid != pid {
             previous.replaced(by: timeline)
         }
         makeCurrent(timeline)
+        if incarnations.isBatchDue { writeOutDormant(number) }
         return timeline
     }
+
+    /// Writes out the incarnations that are dormant (``Incarnations``), keeping the last record's (repeat lines
+    /// use it), and forgets the cache of recent ones, which may name them.
+    private mutating func writeOutDormant(_ number: Int) {
+        guard incarnations.writeOutDormant(keeping: lastTimeline, line: number) else { return }
+        recent.removeAll()
+        recentNext = 0
+        cachedRecent = -1
+    }
+
+    /// Incarnations written out and not read back since (tests).
+    var dormantIncarnations: Int { incarnations.dormantCount }
 
     /// Makes `timeline` the current incarnation of its name (the only writer of ``currentByName``, so each
     /// timeline's ``ProcessTimeline/isCurrentOfName`` stays true exactly while it is).
@@ -673,7 +692,7 @@ struct InputAnalysis {
     /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.
     private mutating func bareTimeline(_ number: Int) -> ProcessTimeline {
         if appNames.count == 1, let app = appNames.first, let timeline = currentByName[app] { return timeline }
-        if let known = byKey[ProcessKey(name: "", pid: -1)] { return known }
+        if let known = byKey[ProcessKey(name: "", pid: -1)] { return incarnations.timeline(at: known) }
         return timeline(name: "", pid: -1, number, nil)
     }
 
@@ -755,15 +774,10 @@ struct InputAnalysis {
         tailRecent = -1
         lastTimeline = nil
         shared.release()
-        var pending = timelines
-        timelines = []
-        pending.reverse()
         // A big input's reports go to its temporary file as they are made (see ProcessReports).
         var reports = ProcessReportSpiller(
             input: name, spilling: shared.didSpill, threshold: shared.spillThreshold, file: shared.file)
-        while let timeline = pending.popLast() {
-            if timeline.hasEvents { reports.append(timeline.report()) }
-        }
+        incarnations.removeAll { reports.append($0.report()) }
         if summary.error == nil, let error = shared.error ?? reports.error { summary.error = error }
         return (summary, reports.finish())
     }

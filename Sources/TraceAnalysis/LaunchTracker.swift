@@ -118,3 +118,30 @@ enum Budget {
         return "timestamps too coarse (\(DurationFormat.text(resolution))) to check the budget"
     }
 }
+
+// MARK: Writing out a dormant incarnation
+
+// Here rather than in SpillCoding.swift: the state is private to this file.
+extension LaunchTracker {
+    /// Writes every field, for a dormant incarnation written out whole (``ProcessTimeline/encode(to:)``).
+    func encode(to encoder: inout SpillEncoder) {
+        encoder.mark(processStart)
+        encoder.array(milestones) { $0.milestone($1) }
+        encoder.bool(launchSeen)
+        encoder.bool(passedThroughBackground)
+        encoder.optional(active) { $0.mark($1) }
+        encoder.optional(finishLaunching) { $0.mark($1) }
+        encoder.bool(open)
+    }
+
+    /// The tracker ``encode(to:)`` wrote.
+    init(decoding decoder: inout SpillDecoder) {
+        processStart = decoder.mark()
+        milestones = decoder.array { $0.milestone() }
+        launchSeen = decoder.bool()
+        passedThroughBackground = decoder.bool()
+        active = decoder.optional { $0.mark() }
+        finishLaunching = decoder.optional { $0.mark() }
+        open = decoder.bool()
+    }
+}

@@ -179,3 +179,33 @@ extension Violation {
             message: "\(occurrence.event.callbackName) \(situation); expected \(expected)")
     }
 }
+
+// MARK: Writing out a dormant incarnation
+
+// Here rather than in SpillCoding.swift: the state is private to this file.
+extension LifecycleStateMachine {
+    /// Writes every field, for a dormant incarnation written out whole (``ProcessTimeline/encode(to:)``).
+    func encode(to encoder: inout SpillEncoder) {
+        encoder.bool(lane == .scene)
+        encoder.enum(state)
+        encoder.array(violations) { $0.violation($1) }
+        encoder.bool(didFinishLaunchingSeen)
+        encoder.optional(firstEventBeforeLaunch) { encoder, first in
+            encoder.occurrence(first.occurrence)
+            encoder.enum(first.state)
+        }
+        encoder.optional(pendingForeground) { $0.occurrence($1) }
+        encoder.string(input)
+    }
+
+    /// The machine ``encode(to:)`` wrote.
+    init(decoding decoder: inout SpillDecoder) {
+        lane = decoder.bool() ? .scene : .app
+        state = decoder.enum()
+        violations = decoder.array { $0.violation() }
+        didFinishLaunchingSeen = decoder.bool()
+        firstEventBeforeLaunch = decoder.optional { ($0.occurrence(), $0.enum()) }
+        pendingForeground = decoder.optional { $0.occurrence() }
+        input = decoder.string()
+    }
+}

@@ -105,6 +105,35 @@ final class ProcessTimeline {
 
         /// The end of the input: the incarnations are let go one by one as their reports are made.
         func release() { unspilled = [] }
+
+        /// Writes `timeline` out whole, its history first (``ProcessTimeline/encode(to:)``), so it can leave memory
+        /// (a dormant incarnation, see ``Incarnations``); nil when the file cannot take it: then it stays in
+        /// memory, whole, and ``error`` says why. Call ``forgetWrittenOut()`` after a batch.
+        func writeOut(_ timeline: ProcessTimeline) -> SpillFile.Segment? {
+            guard let file = file() else { return nil }
+            do {
+                try timeline.spillHistory(to: file)
+                // It has no history left in memory: a later spill has nothing to write for it.
+                timeline.isUnspilled = false
+                var encoder = SpillEncoder()
+                timeline.encode(to: &encoder)
+                return try file.append(encoder.bytes)
+            } catch {
+                self.error = error
+                return nil
+            }
+        }
+
+        /// Lets go of the incarnations ``writeOut(_:)`` wrote, listed for a spill of their history.
+        func forgetWrittenOut() { unspilled.removeAll { !$0.isUnspilled } }
+
+        /// The incarnation ``writeOut(_:)`` wrote at `segment`, in memory again.
+        func readBack(_ segment: SpillFile.Segment) -> ProcessTimeline {
+            // Something was written, so the file was made.
+            guard let file = made else { preconditionFailure("an incarnation was written out without a file") }
+            var decoder = SpillDecoder(file.read(segment))
+            return ProcessTimeline(decoding: &decoder, shared: self, file: file)
+        }
     }
 
     /// What one event costs in memory, at most: the event, and the episode it may close.
@@ -184,6 +213,42 @@ final class ProcessTimeline {
             detector = ScenarioDetector(options: options)
             launch = LaunchTracker(processStart: start)
         }
+
+        /// The state ``encode(to:)`` wrote; the detectors' spilled episodes are in `file`.
+        init(decoding decoder: inout SpillDecoder, file: SpillFile) {
+            machine = LifecycleStateMachine(decoding: &decoder)
+            detector = ScenarioDetector(decoding: &decoder, file: file)
+            launch = LaunchTracker(decoding: &decoder)
+            detectorBeforeInferredKill = decoder.optional { ScenarioDetector(decoding: &$0, file: file) }
+            exit = decoder.optional { $0.exit() }
+            for (key, lane) in decoder.array({ ($0.string(), SceneLane(decoding: &$0, file: file)) }) {
+                scenes[key] = lane
+            }
+            sceneOrder = decoder.array { $0.string() }
+            firstAppForeground = decoder.optional { $0.occurrence() }
+            firstSceneCallback = decoder.optional { $0.occurrence() }
+            mixedReported = decoder.bool()
+            otherViolations = decoder.array { $0.violation() }
+        }
+
+        /// Writes every field, for a dormant incarnation written out whole.
+        func encode(to encoder: inout SpillEncoder) {
+            machine.encode(to: &encoder)
+            detector.encode(to: &encoder)
+            launch.encode(to: &encoder)
+            encoder.optional(detectorBeforeInferredKill) { $1.encode(to: &$0) }
+            encoder.optional(exit) { $0.exit($1) }
+            // Sorted, so equal states write equal bytes.
+            encoder.array(scenes.sorted { $0.key < $1.key }) { encoder, entry in
+                encoder.string(entry.key)
+                entry.value.encode(to: &encoder)
+            }
+            encoder.array(sceneOrder) { $0.string($1) }
+            encoder.optional(firstAppForeground) { $0.occurrence($1) }
+            encoder.optional(firstSceneCallback) { $0.occurrence($1) }
+            encoder.bool(mixedReported)
+            encoder.array(otherViolations) { $0.violation($1) }
+        }
     }
 
     /// A scene's own machine and detector.
@@ -191,6 +256,25 @@ final class ProcessTimeline {
         var machine: LifecycleStateMachine
         var detector: ScenarioDetector
         let start: ScenarioDetector.Mark
+
+        init(machine: LifecycleStateMachine, detector: ScenarioDetector, start: ScenarioDetector.Mark) {
+            self.machine = machine
+            self.detector = detector
+            self.start = start
+        }
+
+        /// The lane ``encode(to:)`` wrote.
+        init(decoding decoder: inout SpillDecoder, file: SpillFile) {
+            machine = LifecycleStateMachine(decoding: &decoder)
+            detector = ScenarioDetector(decoding: &decoder, file: file)
+            start = decoder.mark()
+        }
+
+        func encode(to encoder: inout SpillEncoder) {
+            machine.encode(to: &encoder)
+            detector.encode(to: &encoder)
+            encoder.mark(start)
+        }
     }
 
     init(name: String, pid: Int, input: String, line: Int, time: Timestamp?, shared: Shared) {
@@ -418,5 +502,63 @@ final class ProcessTimeline {
             episodes: episodes.sorted(by: Episode.inOrder),
             violations: violations.sorted { $0.line < $1.line }, events: events,
             clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: life.exit)
+    }
+}
+
+// MARK: Writing out a dormant incarnation
+
+// Here rather than in SpillCoding.swift: the state is private to this file.
+extension ProcessTimeline {
+    /// Writes every field but ``Shared``'s own (the options, and whether ``Shared`` lists it for a spill of its
+    /// history: written out, it has none in memory), so the incarnation read back is the one written: a dormant
+    /// incarnation leaves memory whole and comes back whole when its pid logs again or an exit line names it
+    /// (see ``Incarnations``).
+    func encode(to encoder: inout SpillEncoder) {
+        encoder.string(name)
+        encoder.bool(isCurrentOfName)
+        encoder.int(pid)
+        encoder.string(input)
+        encoder.int(firstLine)
+        encoder.timestamp(firstTime)
+        encoder.int(lastLine)
+        encoder.timestamp(lastTime)
+        encoder.int(records)
+        encoder.array(recentEvents) { $0.event($1) }
+        encoder.array(spilledEvents) { $0.segment($1) }
+        encoder.int(eventCount)
+        encoder.array(clockAnomalies) { $0.clockAnomaly($1) }
+        encoder.int(clockAnomalyCount)
+        encoder.int(lastTimedLine)
+        encoder.optional(made) { $1.encode(to: &$0) }
+        encoder.bool(hasSavedDetector)
+        encoder.bool(isAppKit)
+        encoder.int64(liveLag)
+        encoder.optional(liveClockSeen) { $0.int64($1) }
+    }
+
+    /// The incarnation ``encode(to:)`` wrote, sharing `shared`; its history is in `file`.
+    convenience init(decoding decoder: inout SpillDecoder, shared: Shared, file: SpillFile) {
+        let name = decoder.string()
+        let isCurrentOfName = decoder.bool()
+        let pid = decoder.int()
+        let input = decoder.string()
+        let firstLine = decoder.int()
+        let firstTime = decoder.optionalTimestamp()
+        self.init(name: name, pid: pid, input: input, line: firstLine, time: firstTime, shared: shared)
+        self.isCurrentOfName = isCurrentOfName
+        lastLine = decoder.int()
+        lastTime = decoder.optionalTimestamp()
+        records = decoder.int()
+        recentEvents = decoder.array { $0.event() }
+        spilledEvents = decoder.array { $0.segment() }
+        eventCount = decoder.int()
+        clockAnomalies = decoder.array { $0.clockAnomaly() }
+        clockAnomalyCount = decoder.int()
+        lastTimedLine = decoder.int()
+        made = decoder.optional { Lifecycle(decoding: &$0, file: file) }
+        hasSavedDetector = decoder.bool()
+        isAppKit = decoder.bool()
+        liveLag = decoder.int64()
+        liveClockSeen = decoder.optional { $0.int64() }
     }
 }

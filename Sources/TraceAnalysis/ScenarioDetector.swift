@@ -37,7 +37,7 @@ struct ScenarioDetector {
         }
     }
 
-    private enum Pending {
+    fileprivate enum Pending {
         case none
         /// didFinishLaunching seen; the launch runs from the incarnation's first line.
         case launch(start: Mark)
@@ -73,7 +73,7 @@ struct ScenarioDetector {
     }
 
     /// Episodes written to a ``SpillFile``, in segments of several.
-    private struct SpilledEpisodes {
+    fileprivate struct SpilledEpisodes {
         private var file: SpillFile?
         private var segments: [SpillFile.Segment] = []
         private(set) var count = 0
@@ -365,5 +365,97 @@ struct ScenarioDetector {
     private func milliseconds(_ from: Mark, _ to: Mark) -> Double? {
         guard let a = from.time, let b = to.time else { return nil }
         return a.milliseconds(to: b)
+    }
+}
+
+// MARK: Writing out a dormant incarnation
+
+// Here rather than in SpillCoding.swift: the state is private to this file.
+extension ScenarioDetector {
+    /// Writes every field, for a dormant incarnation written out whole (``ProcessTimeline/encode(to:)``). The
+    /// episodes already in the file stay there: only their segments are written.
+    func encode(to encoder: inout SpillEncoder) {
+        encoder.array(recent) { $0.episode($1) }
+        spilled.encode(to: &encoder)
+        encoder.optional(lastMemoryWarning) { encoder, last in
+            encoder.int(last.index)
+            encoder.int(last.endLine)
+            encoder.timestamp(last.end)
+        }
+        pending.encode(to: &encoder)
+        encoder.bool(launchOpened)
+        encoder.double(options.alertGapMs)
+        encoder.double(options.backgroundGapMs)
+        encoder.double(options.memoryWarningWindowMs)
+    }
+
+    /// The detector ``encode(to:)`` wrote; its spilled episodes are in `file`.
+    init(decoding decoder: inout SpillDecoder, file: SpillFile) {
+        recent = decoder.array { $0.episode() }
+        spilled = SpilledEpisodes(decoding: &decoder, file: file)
+        lastMemoryWarning = decoder.optional { ($0.int(), $0.int(), $0.optionalTimestamp()) }
+        pending = Pending(decoding: &decoder)
+        launchOpened = decoder.bool()
+        options = Gaps(
+            alertGapMs: decoder.double(), backgroundGapMs: decoder.double(), memoryWarningWindowMs: decoder.double())
+    }
+}
+
+extension ScenarioDetector.SpilledEpisodes {
+    func encode(to encoder: inout SpillEncoder) {
+        encoder.array(segments) { $0.segment($1) }
+        encoder.int(count)
+        // In index order, so equal states write equal bytes.
+        encoder.array(extended.sorted { $0.key < $1.key }) { encoder, entry in
+            encoder.int(entry.key)
+            encoder.int(entry.value.endLine)
+            encoder.timestamp(entry.value.end)
+        }
+    }
+
+    init(decoding decoder: inout SpillDecoder, file: SpillFile) {
+        segments = decoder.array { $0.segment() }
+        self.file = segments.isEmpty ? nil : file
+        count = decoder.int()
+        for (index, endLine, end) in decoder.array({ ($0.int(), $0.int(), $0.optionalTimestamp()) }) {
+            extended[index] = (endLine, end)
+        }
+    }
+}
+
+extension ScenarioDetector.Pending {
+    func encode(to encoder: inout SpillEncoder) {
+        switch self {
+        case .none: encoder.byte(0)
+        case .launch(let start):
+            encoder.byte(1)
+            encoder.mark(start)
+        case .resign(let resign):
+            encoder.byte(2)
+            encoder.mark(resign)
+        case .resolved(let resign, let active):
+            encoder.byte(3)
+            encoder.mark(resign)
+            encoder.mark(active)
+        case .alertResign(let resign, let active, let secondResign):
+            encoder.byte(4)
+            encoder.mark(resign)
+            encoder.mark(active)
+            encoder.mark(secondResign)
+        case .foreground(let start):
+            encoder.byte(5)
+            encoder.mark(start)
+        }
+    }
+
+    init(decoding decoder: inout SpillDecoder) {
+        switch decoder.byte() {
+        case 1: self = .launch(start: decoder.mark())
+        case 2: self = .resign(decoder.mark())
+        case 3: self = .resolved(resign: decoder.mark(), active: decoder.mark())
+        case 4: self = .alertResign(resign: decoder.mark(), active: decoder.mark(), secondResign: decoder.mark())
+        case 5: self = .foreground(decoder.mark())
+        default: self = .none
+        }
     }
 }

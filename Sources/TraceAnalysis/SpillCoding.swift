@@ -250,6 +250,22 @@ extension SpillEncoder {
         string(value.evidence)
     }
 
+    mutating func occurrence(_ value: EventOccurrence) {
+        `enum`(value.event)
+        int(value.line)
+        timestamp(value.time)
+    }
+
+    mutating func mark(_ value: ScenarioDetector.Mark) {
+        int(value.line)
+        timestamp(value.time)
+    }
+
+    mutating func segment(_ value: SpillFile.Segment) {
+        int64(value.offset)
+        int(value.length)
+    }
+
     mutating func process(_ value: ProcessReport) {
         string(value.name)
         int(value.pid)
@@ -327,6 +343,14 @@ extension SpillDecoder {
     mutating func exit() -> ProcessExit {
         ProcessExit(reason: `enum`(), line: int(), time: optionalTimestamp(), signal: optionalInt(), evidence: string())
     }
+
+    mutating func occurrence() -> EventOccurrence {
+        EventOccurrence(event: `enum`(), line: int(), time: optionalTimestamp())
+    }
+
+    mutating func mark() -> ScenarioDetector.Mark { ScenarioDetector.Mark(line: int(), time: optionalTimestamp()) }
+
+    mutating func segment() -> SpillFile.Segment { SpillFile.Segment(offset: int64(), length: int()) }
 
     /// A process; without `events`, its events are left out (empty) and not decoded.
     mutating func process(events: Bool = true) -> ProcessReport {

@@ -3,8 +3,9 @@ import Testing
 
 @testable import TraceAnalysis
 
-/// A big input keeps its history and reports in a temporary file (`SpillFile`); these tests force that on the
-/// samples (a threshold of 0 spills at every event) and check that nothing a reader sees changes.
+/// A big input keeps its history, its dormant incarnations and its reports in a temporary file (`SpillFile`); these
+/// tests force that on the samples (a threshold of 0 spills at every event and writes out every dormant incarnation
+/// at every new one, see `DormantIncarnationTests`) and check that nothing a reader sees changes.
 @Suite("Spilling to a temporary file")
 struct SpillTests {
     /// Every field of a value, recursively (`dump`), to compare values that are not `Equatable`.
