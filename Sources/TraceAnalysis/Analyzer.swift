@@ -251,8 +251,8 @@ struct InputAnalysis {
     static let recentCapacity = 8
     /// The header tail (` name[pid:`) of the last quick record, whose incarnation is `recent[tailRecent]`: a line
     /// that repeats it is that incarnation's without reading its name and pid again (most lines of a capture follow
-    /// one of the same process). Valid while `tailRecent` is `cachedRecent`, and dropped where an entry of `recent`
-    /// is replaced.
+    /// one of the same process). Valid while `tailRecent` is `cachedRecent`; dropped (nil) where an entry of
+    /// `recent` is replaced or the cache emptied.
     private var tail: NSLogHeader.Tail?
     private var tailRecent = -1
 
@@ -482,7 +482,7 @@ struct InputAnalysis {
         let timeline = timeline(
             nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time)
         tail = NSLogHeader.Tail(header, in: line)
-        tailRecent = tail == nil ? -1 : cachedRecent
+        tailRecent = cachedRecent
         timeline.with { noteRecord($0, message: message, number, time) }
     }
 
@@ -608,7 +608,7 @@ struct InputAnalysis {
         }
         let timeline = self.timeline(name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, time)
         let entry = (Array(nameBytes), pid, Unowned(timeline))
-        tailRecent = -1  // the entry the tail names may be the one replaced
+        tail = nil  // the entry the tail names may be the one replaced
         if recent.count < Self.recentCapacity {
             cachedRecent = recent.count
             recent.append(entry)
@@ -664,6 +664,7 @@ struct InputAnalysis {
         recent.removeAll()
         recentNext = 0
         cachedRecent = -1
+        tail = nil
     }
 
     /// Incarnations written out and not read back since (tests).
@@ -771,7 +772,7 @@ struct InputAnalysis {
         namesByLowercase = nil
         recent = []
         cachedRecent = -1
-        tailRecent = -1
+        tail = nil
         lastTimeline = nil
         shared.release()
         // A big input's reports go to its temporary file as they are made (see ProcessReports).
