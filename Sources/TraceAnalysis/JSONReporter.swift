@@ -25,15 +25,15 @@ public enum JSONReporter {
             try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
                 var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
                 process(&element, report.processes[index])
-                return element.bytes
+                return element.output
             } sink: { element in
                 json.appendElement(element)
-                guard json.bytes.count >= chunkSize else { return }
+                guard json.count >= chunkSize else { return }
                 try sink(json.bytes)
-                json.bytes.removeAll(keepingCapacity: true)
+                json.removeAll()
             }
         }
-        json.bytes.append(UInt8(ascii: "\n"))
+        json.newline()
         try sink(json.bytes)
     }
 
