@@ -14,13 +14,21 @@ public enum JSONReporter {
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes. The bytes are written directly
     /// (`JSONWriter`, no tree of values) and handed on after each process that fills a piece, so the text of a
     /// big report never exists whole.
-    /// Processes are written on up to `jobs` threads, each into its own bytes, appended in order.
+    /// Processes are written on up to `jobs` threads, each into its own bytes, appended in order; with one job
+    /// straight into the piece being filled (no bytes of their own to grow and copy).
     public static func write(
         _ report: AnalysisReport, pretty: Bool = true, jobs: Int = 1, chunkSize: Int = 64 * 1024,
         to sink: ([UInt8]) throws -> Void
     ) rethrows {
         var json = JSONWriter(pretty: pretty, capacity: chunkSize + chunkSize / 4)
         try document(report, into: &json) { json in
+            guard jobs > 1, report.processes.count > 1 else {
+                for index in report.processes.indices {
+                    process(&json, report.processes[index])
+                    try handOn(&json, ifOver: chunkSize, to: sink)
+                }
+                return
+            }
             let depth = json.currentDepth
             try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
                 var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
@@ -28,13 +36,20 @@ public enum JSONReporter {
                 return element.output
             } sink: { element in
                 json.appendElement(element)
-                guard json.count >= chunkSize else { return }
-                try sink(json.bytes)
-                json.removeAll()
+                try handOn(&json, ifOver: chunkSize, to: sink)
             }
         }
         json.newline()
         try sink(json.bytes)
+    }
+
+    /// Hands the bytes written to `sink` and forgets them once there are `chunkSize` or more.
+    private static func handOn(
+        _ json: inout JSONWriter, ifOver chunkSize: Int, to sink: ([UInt8]) throws -> Void
+    ) rethrows {
+        guard json.count >= chunkSize else { return }
+        try sink(json.bytes)
+        json.removeAll()
     }
 
     /// The report as a JSON value (tests compare it structurally), from the same field lists as the bytes.
