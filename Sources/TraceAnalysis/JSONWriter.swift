@@ -89,6 +89,8 @@ struct JSONWriter: JSONEmitter {
     private var containerIsEmpty = true
     /// A key was just written: its value follows on the same line.
     private var afterKey = false
+    /// The date of the timestamp written last.
+    private var dates = ISO8601Dates()
 
     init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
@@ -167,7 +169,7 @@ struct JSONWriter: JSONEmitter {
         text[0] = UInt8(ascii: "\"")
         guard
             let count = value.writeISO8601(
-                into: UnsafeMutableBufferPointer(start: text + 1, count: Timestamp.iso8601Capacity))
+                into: UnsafeMutableBufferPointer(start: text + 1, count: Timestamp.iso8601Capacity), dates: &dates)
         else { return Self.withUTF8(value.iso8601) { appendQuoted($0, isKey: false, afterSeparator: true) } }
         text[count + 1] = UInt8(ascii: "\"")
         output.commit(count + 2)
@@ -510,12 +512,13 @@ extension Timestamp {
     static let iso8601Capacity = 40
 
     /// Writes `iso8601`'s bytes into `text` (at least `iso8601Capacity` long) without building Strings, and
-    /// returns how many; nil for years outside 0...9999, which `iso8601` pads oddly (callers use it then).
-    func writeISO8601(into text: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    /// returns how many; nil for years outside 0...9999, which `iso8601` pads oddly (callers use it then). The
+    /// date is copied from `dates` when it is the day written last (the civil date is the dearest part, and the
+    /// timestamps of a report mostly fall on a few days), else worked out and kept there.
+    func writeISO8601(into text: UnsafeMutableBufferPointer<UInt8>, dates: inout ISO8601Dates) -> Int? {
         let (days, microsOfDay) = Timestamp.floorDivide(wallMicros, 86_400_000_000)
-        let (year, month, day) = Timestamp.civil(fromDays: days)
-        guard (0...9999).contains(year), text.count >= Timestamp.iso8601Capacity else { return nil }
-        guard let start = text.baseAddress else { return nil }
+        guard text.count >= Timestamp.iso8601Capacity, let start = text.baseAddress else { return nil }
+        let raw = UnsafeMutableRawPointer(start)
         var count = 0
         // Fields that fit their width (all but an offset of 100 hours or more) are stored digit by digit, most
         // as two: no counting of digits, no loop.
@@ -528,14 +531,24 @@ extension Timestamp {
             start[count] = UInt8(ascii: byte)
             count += 1
         }
-        let seconds = Int(microsOfDay / 1_000_000)
-        put2(year / 100)
-        put2(year % 100)
-        put("-")
-        put2(month)
-        put("-")
-        put2(day)
+        if days == dates.day {
+            raw.storeBytes(of: dates.text.0, as: UInt64.self)
+            raw.storeBytes(of: dates.text.1, toByteOffset: 8, as: UInt16.self)
+            count = 10
+        } else {
+            let (year, month, day) = Timestamp.civil(fromDays: days)
+            guard (0...9999).contains(year) else { return nil }
+            put2(year / 100)
+            put2(year % 100)
+            put("-")
+            put2(month)
+            put("-")
+            put2(day)
+            dates.day = days
+            dates.text = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        }
         put("T")
+        let seconds = Int(microsOfDay / 1_000_000)
         put2(seconds / 3600)
         put(":")
         put2(seconds / 60 % 60)
@@ -545,12 +558,20 @@ extension Timestamp {
             let digits = min(Int(fractionDigits), 6)
             put(".")
             var fraction = Int(microsOfDay % 1_000_000)
-            for _ in digits..<6 { fraction /= 10 }
-            for index in stride(from: count + digits - 1, through: count, by: -1) {
-                start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-                fraction /= 10
+            if digits == 3 {
+                // Milliseconds, the usual precision: a digit and a pair.
+                fraction /= 1000
+                start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
+                count += 1
+                put2(fraction % 100)
+            } else {
+                for _ in digits..<6 { fraction /= 10 }
+                for index in stride(from: count + digits - 1, through: count, by: -1) {
+                    start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                    fraction /= 10
+                }
+                count += digits
             }
-            count += digits
         }
         guard let utcOffsetSeconds else { return count }
         guard utcOffsetSeconds != 0 else {
@@ -568,6 +589,14 @@ extension Timestamp {
         put2(magnitude / 60 % 60)
         return count
     }
+}
+
+/// The date part (`YYYY-MM-DD`) of the timestamp a writer wrote last, and its day, for `writeISO8601`.
+struct ISO8601Dates {
+    /// Days since 1970-01-01 of `text` (none at first).
+    var day = Int64.min
+    /// The ten bytes of the date.
+    var text: (UInt64, UInt16) = (0, 0)
 }
 
 extension UnsafeMutablePointer<UInt8> {

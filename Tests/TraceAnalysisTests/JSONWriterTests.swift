@@ -245,6 +245,23 @@ struct JSONWriterTests {
         writer.endArray()
         let value = JSONValue.array(stamps.prefix(50).map { .string($0.iso8601) })
         #expect(String(decoding: writer.bytes, as: UTF8.self) == value.serialized())
+        // Through one writer, which keeps the date of the last timestamp: runs on one day (sorted, and a day's
+        // first and last microsecond), changes of day, and dates outside four-digit years between them.
+        var sameDay: [Timestamp] = []
+        for micros: Int64 in [0, 86_399_999_999, 86_400_000_000, -1, -86_400_000_000, -86_400_000_001] {
+            for offset: Int32? in [nil, 0, 3600] {
+                sameDay.append(Timestamp(wallMicros: micros, utcOffsetSeconds: offset, fractionDigits: 3))
+            }
+        }
+        let sorted = stamps.sorted { $0.wallMicros < $1.wallMicros }
+        for series in [stamps, sorted, sameDay, sameDay.reversed() + stamps.suffix(40) + sameDay] {
+            var writer = JSONWriter(pretty: false)
+            writer.beginArray()
+            for stamp in series { writer.timestamp(stamp) }
+            writer.endArray()
+            let value = JSONValue.array(series.map { .string($0.iso8601) })
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == value.serialized(pretty: false))
+        }
     }
 
     /// Whole reports, pretty and compact, chunked or not: the bytes are the serialisation of `value(_:)`, the
