@@ -193,15 +193,15 @@ struct JSONWriter: JSONEmitter {
         containerIsEmpty = false
     }
 
-    /// Room for the longest separator at the current depth, with the overshoot of its last word of spaces.
-    private var separatorCapacity: Int { 2 + 2 * depth + 8 }
+    /// Room for the longest separator at the current depth, with the overshoot of its words of spaces.
+    private var separatorCapacity: Int { 2 &+ 2 &* depth &+ 16 }
 
     /// Before a value: reserves room for its separator and `size` bytes, writes and commits the separator
     /// (nothing after a key, else that of a new element), and returns where the value goes. One reservation for
     /// both: each reservation checks capacity and ownership.
     @inline(__always)
     private mutating func startValue(room size: Int) -> UnsafeMutablePointer<UInt8> {
-        let text = output.reserve(separatorCapacity + size)
+        let text = output.reserve(separatorCapacity &+ size)
         if afterKey {
             afterKey = false
             return text
@@ -220,8 +220,8 @@ struct JSONWriter: JSONEmitter {
     }
 
     /// Writes a comma if asked, then (pretty) a newline and the current depth's indentation at `text`, with room
-    /// for `separatorCapacity` bytes; returns how many bytes it is. The spaces are stored eight at a time (the
-    /// last word may overshoot into the room, uncounted).
+    /// for `separatorCapacity` bytes; returns how many bytes it is. The spaces are stored eight at a time, the
+    /// first sixteen (eight levels) unconditionally (the words may overshoot into the room, uncounted).
     @inline(__always)
     private func writeSeparator(comma: Bool, at text: UnsafeMutablePointer<UInt8>) -> Int {
         var next = text
@@ -232,12 +232,15 @@ struct JSONWriter: JSONEmitter {
         guard pretty else { return next - text }
         next.pointee = UInt8(ascii: "\n")
         next += 1
-        let indent = 2 * depth
-        var offset = 0
+        let indent = 2 &* depth
+        let spaces = UnsafeMutableRawPointer(next)
+        let eight: UInt64 = 0x2020_2020_2020_2020
+        spaces.storeBytes(of: eight, as: UInt64.self)
+        spaces.storeBytes(of: eight, toByteOffset: 8, as: UInt64.self)
+        var offset = 16
         while offset < indent {
-            UnsafeMutableRawPointer(next).storeBytes(
-                of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: offset, as: UInt64.self)
-            offset += 8
+            spaces.storeBytes(of: eight, toByteOffset: offset, as: UInt64.self)
+            offset &+= 8
         }
         return next + indent - text
     }
@@ -326,7 +329,7 @@ struct JSONWriter: JSONEmitter {
         _ utf8: UnsafeBufferPointer<UInt8>, isKey: Bool, afterSeparator: Bool = false
     ) {
         let count = utf8.count
-        var text = output.reserve(separatorCapacity + count + 4)
+        var text = output.reserve(separatorCapacity &+ count &+ 4)
         if isKey {
             text = startElement(at: text)
         } else if afterKey {
