@@ -565,10 +565,14 @@ extension Timestamp {
             put(".")
             var fraction = Int(microsOfDay % 1_000_000)
             if digits == 3 {
-                // Milliseconds, the usual precision: a digit and a pair.
+                // Milliseconds and microseconds, the usual precisions, by pairs.
                 fraction /= 1000
                 start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
                 count += 1
+                put2(fraction % 100)
+            } else if digits == 6 {
+                put2(fraction / 10_000)
+                put2(fraction / 100 % 100)
                 put2(fraction % 100)
             } else {
                 for _ in digits..<6 { fraction /= 10 }
