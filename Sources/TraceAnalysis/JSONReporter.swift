@@ -33,7 +33,7 @@ public enum JSONReporter {
             try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
                 var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
                 process(&element, report.processes[index])
-                return element.output
+                return element.bytes
             } sink: { element in
                 json.appendElement(element)
                 try handOn(&json, ifOver: chunkSize, to: sink)
@@ -62,7 +62,7 @@ public enum JSONReporter {
     }
 
     /// The whole document in contract order; `processes` writes the elements of the processes array.
-    private static func document<E: JSONEmitter>(
+    private static func document<E: JSONEmitter & ~Copyable>(
         _ report: AnalysisReport, into json: inout E, processes: (inout E) throws -> Void
     ) rethrows {
         json.beginObject()
@@ -86,7 +86,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func options<E: JSONEmitter>(_ json: inout E, _ options: AnalysisOptions) {
+    static func options<E: JSONEmitter & ~Copyable>(_ json: inout E, _ options: AnalysisOptions) {
         json.beginObject()
         json.field("launchBudgetMs", options.launchBudgetMs)
         msTable(&json, "appLaunchBudgetsMs", options.appLaunchBudgetsMs)
@@ -105,21 +105,22 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    private static func msTable<E: JSONEmitter>(_ json: inout E, _ name: String, _ table: [String: Double]) {
+    private static func msTable<E: JSONEmitter & ~Copyable>(_ json: inout E, _ name: String, _ table: [String: Double])
+    {
         json.key(name)
         json.beginObject()
         for (app, ms) in table.sorted(by: { $0.key < $1.key }) { json.field(app, ms) }
         json.endObject()
     }
 
-    static func aggregate<E: JSONEmitter>(_ json: inout E, _ aggregate: Aggregate) {
+    static func aggregate<E: JSONEmitter & ~Copyable>(_ json: inout E, _ aggregate: Aggregate) {
         json.beginObject()
         json.field("apps", array: aggregate.apps, app)
         json.field("inputs", array: aggregate.inputs, inputRow)
         json.endObject()
     }
 
-    static func app<E: JSONEmitter>(_ json: inout E, _ app: Aggregate.App) {
+    static func app<E: JSONEmitter & ~Copyable>(_ json: inout E, _ app: Aggregate.App) {
         json.beginObject()
         json.field("name", app.name)
         json.field("processes", app.processes)
@@ -137,7 +138,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func stats<E: JSONEmitter>(_ json: inout E, _ stats: DurationStats) {
+    static func stats<E: JSONEmitter & ~Copyable>(_ json: inout E, _ stats: DurationStats) {
         json.beginObject()
         json.field("count", stats.count)
         json.field("minMs", stats.minMs)
@@ -149,7 +150,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func inputRow<E: JSONEmitter>(_ json: inout E, _ row: Aggregate.InputRow) {
+    static func inputRow<E: JSONEmitter & ~Copyable>(_ json: inout E, _ row: Aggregate.InputRow) {
         json.beginObject()
         json.field("name", row.name)
         json.field("format", row.format)
@@ -165,7 +166,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func input<E: JSONEmitter>(_ json: inout E, _ input: InputSummary) {
+    static func input<E: JSONEmitter & ~Copyable>(_ json: inout E, _ input: InputSummary) {
         json.beginObject()
         json.field("name", input.name)
         json.field("format", input.format)
@@ -195,7 +196,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func process<E: JSONEmitter>(_ json: inout E, _ process: ProcessReport) {
+    static func process<E: JSONEmitter & ~Copyable>(_ json: inout E, _ process: ProcessReport) {
         json.beginObject()
         json.field("name", process.name)
         json.field("pid", process.pid < 0 ? nil : process.pid)
@@ -224,7 +225,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func clockAnomaly<E: JSONEmitter>(_ json: inout E, _ anomaly: ClockAnomaly) {
+    static func clockAnomaly<E: JSONEmitter & ~Copyable>(_ json: inout E, _ anomaly: ClockAnomaly) {
         json.beginObject()
         json.field("line", anomaly.line)
         json.field("time", anomaly.time)
@@ -234,7 +235,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func launch<E: JSONEmitter>(_ json: inout E, _ launch: LaunchReport) {
+    static func launch<E: JSONEmitter & ~Copyable>(_ json: inout E, _ launch: LaunchReport) {
         json.beginObject()
         json.field("startLine", launch.startLine)
         json.field("endLine", launch.endLine)
@@ -258,7 +259,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func episode<E: JSONEmitter>(_ json: inout E, _ episode: Episode) {
+    static func episode<E: JSONEmitter & ~Copyable>(_ json: inout E, _ episode: Episode) {
         json.beginObject()
         json.field("scenario", episode.scenario.rawValue)
         json.field("startLine", episode.startLine)
@@ -275,7 +276,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func violation<E: JSONEmitter>(_ json: inout E, _ violation: Violation) {
+    static func violation<E: JSONEmitter & ~Copyable>(_ json: inout E, _ violation: Violation) {
         json.beginObject()
         json.field("rule", violation.rule.rawValue)
         json.field("ruleNumber", violation.rule.number)
@@ -289,7 +290,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func event<E: JSONEmitter>(_ json: inout E, _ event: TimelineEvent) {
+    static func event<E: JSONEmitter & ~Copyable>(_ json: inout E, _ event: TimelineEvent) {
         json.beginObject()
         json.field("event", event.event.rawValue)
         json.field("line", event.line)
@@ -299,7 +300,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func summary<E: JSONEmitter>(_ json: inout E, _ report: AnalysisReport) {
+    static func summary<E: JSONEmitter & ~Copyable>(_ json: inout E, _ report: AnalysisReport) {
         json.beginObject()
         json.field("inputs", report.inputs.count)
         json.field("unreadableInputs", report.failedInputs.count)

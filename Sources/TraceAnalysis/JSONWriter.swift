@@ -2,7 +2,7 @@
 /// (`JSONTreeBuilder`, for `JSONReporter.value`). The report's field lists are written once, against this
 /// protocol, so the streamed bytes and the tree cannot drift apart. (`SendableMetatype`: the reporter hands its
 /// generic field-list functions to `field(_:array:_:)` as closures, which capture the emitter's type.)
-protocol JSONEmitter: SendableMetatype {
+protocol JSONEmitter: ~Copyable, SendableMetatype {
     /// Opens an object as the next value (after a key, as an array element, or as the document).
     mutating func beginObject()
     mutating func endObject()
@@ -22,7 +22,7 @@ protocol JSONEmitter: SendableMetatype {
 }
 
 /// Members in one call: `name: value`, null for a nil optional.
-extension JSONEmitter {
+extension JSONEmitter where Self: ~Copyable {
     mutating func field(_ name: String, _ value: String) {
         key(name)
         string(value)
@@ -78,9 +78,9 @@ extension JSONEmitter {
 /// String per number or timestamp, is built for each process. Each piece (a separator, a key, a number, a
 /// timestamp) reserves its room in `output` once and is stored in place: the report is about a megabyte of
 /// such pieces, a few bytes each.
-struct JSONWriter: JSONEmitter {
+struct JSONWriter: JSONEmitter, ~Copyable {
     /// The text so far. Its owner may hand it on and empty it between values (keeping the capacity).
-    private(set) var output: OutputBytes
+    private var output: OutputBytes
     /// Two-space indentation on separate lines, or all on one line.
     let pretty: Bool
     /// Containers open around the next value.
@@ -108,7 +108,7 @@ struct JSONWriter: JSONEmitter {
 
     /// Appends the bytes of the next element of the open array, written by a writer made with
     /// ``init(pretty:elementAt:first:)``.
-    mutating func appendElement(_ element: OutputBytes) {
+    mutating func appendElement(_ element: [UInt8]) {
         output.append(element)
         containerIsEmpty = false
     }

@@ -1,44 +1,29 @@
 /// A growable byte buffer written through raw pointers, for output assembled from many short pieces (the JSON
 /// report: tens of thousands of keys, numbers and separators of a few bytes each). `[UInt8].append` costs about a
 /// hundred instructions a call (uniqueness, capacity, dispatch over the source); here a writer asks
-/// ``reserve(_:)`` for room (a compare and a check of the owner), stores its bytes where it is told, and
-/// ``commit(_:)``s how many it wrote.
+/// ``reserve(_:)`` for room (one compare), stores its bytes where it is told, and ``commit(_:)``s how many it
+/// wrote.
 ///
-/// It is a value like the array it replaces: copies share the storage until one of them reserves room to write,
-/// which then copies it first (`isKnownUniquelyReferenced`). `@unchecked Sendable` for the same reason an array
-/// is Sendable: shared storage is never written.
-struct OutputBytes: @unchecked Sendable {
-    /// Owns the allocation (freed with it); being uniquely referenced says the bytes may be written in place. Its
-    /// fields are constants, so reading them takes no exclusivity check.
-    private final class Storage {
-        let base: UnsafeMutablePointer<UInt8>
-        let capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            base = .allocate(capacity: capacity)
-        }
-
-        deinit { base.deallocate() }
-    }
-
-    private var storage: Storage
-    /// `storage.base` and `storage.capacity`, kept here so that the fast path loads nothing through the reference.
+/// Noncopyable: it owns its allocation (freed with it), and no two values can write into the same bytes, with no
+/// reference count to keep or check (`[UInt8]` and a class-backed copy-on-write buffer check on every write that
+/// the storage is not shared).
+struct OutputBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// The bytes written so far.
     private(set) var count = 0
 
     init(capacity: Int = 0) {
-        storage = Storage(capacity: max(capacity, 64))
-        base = storage.base
-        self.capacity = storage.capacity
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
-    /// Room for at least `size` more bytes, unshared: where the next byte goes. The bytes count once committed.
+    deinit { base.deallocate() }
+
+    /// Room for at least `size` more bytes: where the next byte goes. The bytes count once committed.
     @inline(__always)
     mutating func reserve(_ size: Int) -> UnsafeMutablePointer<UInt8> {
-        if _slowPath(size > capacity &- count || !isKnownUniquelyReferenced(&storage)) { makeRoom(size) }
+        if _slowPath(size > capacity &- count) { makeRoom(size) }
         return base + count
     }
 
@@ -49,14 +34,15 @@ struct OutputBytes: @unchecked Sendable {
     @inline(__always)
     mutating func commit(_ size: Int) { count &+= size }
 
-    /// A storage of its own with room for `size` more bytes: at least double, so appending stays linear.
+    /// Room for `size` more bytes: at least double, so appending stays linear.
     @inline(never)
     private mutating func makeRoom(_ size: Int) {
-        let next = Storage(capacity: Swift.max(capacity * 2, count + size))
-        next.base.update(from: base, count: count)
-        storage = next
-        base = next.base
-        capacity = next.capacity
+        let grown = max(capacity * 2, count + size)
+        let next = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        next.update(from: base, count: count)
+        base.deallocate()
+        base = next
+        capacity = grown
     }
 
     @inline(__always)
@@ -73,19 +59,8 @@ struct OutputBytes: @unchecked Sendable {
 
     mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
 
-    /// Appends the bytes of another buffer (an element written on another thread).
-    mutating func append(_ other: OutputBytes) {
-        append(UnsafeBufferPointer(start: other.base, count: other.count))
-    }
-
-    /// Empties the buffer, keeping its capacity when it is not shared.
-    mutating func removeAll() {
-        if isKnownUniquelyReferenced(&storage) {
-            count = 0
-        } else {
-            self = OutputBytes(capacity: capacity)
-        }
-    }
+    /// Empties the buffer, keeping its capacity.
+    mutating func removeAll() { count = 0 }
 
     /// A copy of the bytes.
     var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
