@@ -105,8 +105,9 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    private static func msTable<E: JSONEmitter & ~Copyable>(_ json: inout E, _ name: String, _ table: [String: Double])
-    {
+    private static func msTable<E: JSONEmitter & ~Copyable>(
+        _ json: inout E, _ name: String, _ table: [String: Double]
+    ) {
         json.key(name)
         json.beginObject()
         for (app, ms) in table.sorted(by: { $0.key < $1.key }) { json.field(app, ms) }

@@ -1,7 +1,8 @@
 /// Where JSON goes: straight into bytes (`JSONWriter`, for the report itself) or into a `JSONValue` tree
 /// (`JSONTreeBuilder`, for `JSONReporter.value`). The report's field lists are written once, against this
 /// protocol, so the streamed bytes and the tree cannot drift apart. (`SendableMetatype`: the reporter hands its
-/// generic field-list functions to `field(_:array:_:)` as closures, which capture the emitter's type.)
+/// generic field-list functions to `field(_:array:_:)` as closures, which capture the emitter's type. `~Copyable`:
+/// the writer is noncopyable, as its buffer owns its bytes outright; the tree builder is an ordinary value.)
 protocol JSONEmitter: ~Copyable, SendableMetatype {
     /// Opens an object as the next value (after a key, as an array element, or as the document).
     mutating func beginObject()
@@ -197,8 +198,8 @@ struct JSONWriter: JSONEmitter, ~Copyable {
     private var separatorCapacity: Int { 2 &+ 2 &* depth &+ 16 }
 
     /// Before a value: reserves room for its separator and `size` bytes, writes and commits the separator
-    /// (nothing after a key, else that of a new element), and returns where the value goes. One reservation for
-    /// both: each reservation checks capacity and ownership.
+    /// (nothing after a key, else that of a new element), and returns where the value goes: one reservation, one
+    /// check of the capacity, for both.
     @inline(__always)
     private mutating func startValue(room size: Int) -> UnsafeMutablePointer<UInt8> {
         let text = output.reserve(separatorCapacity &+ size)
