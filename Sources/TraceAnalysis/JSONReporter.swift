@@ -14,13 +14,21 @@ public enum JSONReporter {
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes. The bytes are written directly
     /// (`JSONWriter`, no tree of values) and handed on after each process that fills a piece, so the text of a
     /// big report never exists whole.
-    /// Processes are written on up to `jobs` threads, each into its own bytes, appended in order.
+    /// Processes are written on up to `jobs` threads, each into its own bytes, appended in order; with one job
+    /// straight into the piece being filled (no bytes of their own to grow and copy).
     public static func write(
         _ report: AnalysisReport, pretty: Bool = true, jobs: Int = 1, chunkSize: Int = 64 * 1024,
         to sink: ([UInt8]) throws -> Void
     ) rethrows {
         var json = JSONWriter(pretty: pretty, capacity: chunkSize + chunkSize / 4)
         try document(report, into: &json) { json in
+            guard jobs > 1, report.processes.count > 1 else {
+                for index in report.processes.indices {
+                    process(&json, report.processes[index])
+                    try handOn(&json, ifOver: chunkSize, to: sink)
+                }
+                return
+            }
             let depth = json.currentDepth
             try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
                 var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
@@ -28,13 +36,20 @@ public enum JSONReporter {
                 return element.bytes
             } sink: { element in
                 json.appendElement(element)
-                guard json.bytes.count >= chunkSize else { return }
-                try sink(json.bytes)
-                json.bytes.removeAll(keepingCapacity: true)
+                try handOn(&json, ifOver: chunkSize, to: sink)
             }
         }
-        json.bytes.append(UInt8(ascii: "\n"))
+        json.newline()
         try sink(json.bytes)
+    }
+
+    /// Hands the bytes written to `sink` and forgets them once there are `chunkSize` or more.
+    private static func handOn(
+        _ json: inout JSONWriter, ifOver chunkSize: Int, to sink: ([UInt8]) throws -> Void
+    ) rethrows {
+        guard json.count >= chunkSize else { return }
+        try sink(json.bytes)
+        json.removeAll()
     }
 
     /// The report as a JSON value (tests compare it structurally), from the same field lists as the bytes.
@@ -47,7 +62,7 @@ public enum JSONReporter {
     }
 
     /// The whole document in contract order; `processes` writes the elements of the processes array.
-    private static func document<E: JSONEmitter>(
+    private static func document<E: JSONEmitter & ~Copyable>(
         _ report: AnalysisReport, into json: inout E, processes: (inout E) throws -> Void
     ) rethrows {
         json.beginObject()
@@ -71,7 +86,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func options<E: JSONEmitter>(_ json: inout E, _ options: AnalysisOptions) {
+    static func options<E: JSONEmitter & ~Copyable>(_ json: inout E, _ options: AnalysisOptions) {
         json.beginObject()
         json.field("launchBudgetMs", options.launchBudgetMs)
         msTable(&json, "appLaunchBudgetsMs", options.appLaunchBudgetsMs)
@@ -90,21 +105,23 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    private static func msTable<E: JSONEmitter>(_ json: inout E, _ name: String, _ table: [String: Double]) {
+    private static func msTable<E: JSONEmitter & ~Copyable>(
+        _ json: inout E, _ name: String, _ table: [String: Double]
+    ) {
         json.key(name)
         json.beginObject()
         for (app, ms) in table.sorted(by: { $0.key < $1.key }) { json.field(app, ms) }
         json.endObject()
     }
 
-    static func aggregate<E: JSONEmitter>(_ json: inout E, _ aggregate: Aggregate) {
+    static func aggregate<E: JSONEmitter & ~Copyable>(_ json: inout E, _ aggregate: Aggregate) {
         json.beginObject()
         json.field("apps", array: aggregate.apps, app)
         json.field("inputs", array: aggregate.inputs, inputRow)
         json.endObject()
     }
 
-    static func app<E: JSONEmitter>(_ json: inout E, _ app: Aggregate.App) {
+    static func app<E: JSONEmitter & ~Copyable>(_ json: inout E, _ app: Aggregate.App) {
         json.beginObject()
         json.field("name", app.name)
         json.field("processes", app.processes)
@@ -122,7 +139,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func stats<E: JSONEmitter>(_ json: inout E, _ stats: DurationStats) {
+    static func stats<E: JSONEmitter & ~Copyable>(_ json: inout E, _ stats: DurationStats) {
         json.beginObject()
         json.field("count", stats.count)
         json.field("minMs", stats.minMs)
@@ -134,7 +151,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func inputRow<E: JSONEmitter>(_ json: inout E, _ row: Aggregate.InputRow) {
+    static func inputRow<E: JSONEmitter & ~Copyable>(_ json: inout E, _ row: Aggregate.InputRow) {
         json.beginObject()
         json.field("name", row.name)
         json.field("format", row.format)
@@ -150,7 +167,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func input<E: JSONEmitter>(_ json: inout E, _ input: InputSummary) {
+    static func input<E: JSONEmitter & ~Copyable>(_ json: inout E, _ input: InputSummary) {
         json.beginObject()
         json.field("name", input.name)
         json.field("format", input.format)
@@ -180,7 +197,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func process<E: JSONEmitter>(_ json: inout E, _ process: ProcessReport) {
+    static func process<E: JSONEmitter & ~Copyable>(_ json: inout E, _ process: ProcessReport) {
         json.beginObject()
         json.field("name", process.name)
         json.field("pid", process.pid < 0 ? nil : process.pid)
@@ -209,7 +226,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func clockAnomaly<E: JSONEmitter>(_ json: inout E, _ anomaly: ClockAnomaly) {
+    static func clockAnomaly<E: JSONEmitter & ~Copyable>(_ json: inout E, _ anomaly: ClockAnomaly) {
         json.beginObject()
         json.field("line", anomaly.line)
         json.field("time", anomaly.time)
@@ -219,7 +236,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func launch<E: JSONEmitter>(_ json: inout E, _ launch: LaunchReport) {
+    static func launch<E: JSONEmitter & ~Copyable>(_ json: inout E, _ launch: LaunchReport) {
         json.beginObject()
         json.field("startLine", launch.startLine)
         json.field("endLine", launch.endLine)
@@ -243,7 +260,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func episode<E: JSONEmitter>(_ json: inout E, _ episode: Episode) {
+    static func episode<E: JSONEmitter & ~Copyable>(_ json: inout E, _ episode: Episode) {
         json.beginObject()
         json.field("scenario", episode.scenario.rawValue)
         json.field("startLine", episode.startLine)
@@ -260,7 +277,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func violation<E: JSONEmitter>(_ json: inout E, _ violation: Violation) {
+    static func violation<E: JSONEmitter & ~Copyable>(_ json: inout E, _ violation: Violation) {
         json.beginObject()
         json.field("rule", violation.rule.rawValue)
         json.field("ruleNumber", violation.rule.number)
@@ -274,7 +291,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func event<E: JSONEmitter>(_ json: inout E, _ event: TimelineEvent) {
+    static func event<E: JSONEmitter & ~Copyable>(_ json: inout E, _ event: TimelineEvent) {
         json.beginObject()
         json.field("event", event.event.rawValue)
         json.field("line", event.line)
@@ -284,7 +301,7 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func summary<E: JSONEmitter>(_ json: inout E, _ report: AnalysisReport) {
+    static func summary<E: JSONEmitter & ~Copyable>(_ json: inout E, _ report: AnalysisReport) {
         json.beginObject()
         json.field("inputs", report.inputs.count)
         json.field("unreadableInputs", report.failedInputs.count)

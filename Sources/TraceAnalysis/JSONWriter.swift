@@ -1,8 +1,9 @@
 /// Where JSON goes: straight into bytes (`JSONWriter`, for the report itself) or into a `JSONValue` tree
 /// (`JSONTreeBuilder`, for `JSONReporter.value`). The report's field lists are written once, against this
 /// protocol, so the streamed bytes and the tree cannot drift apart. (`SendableMetatype`: the reporter hands its
-/// generic field-list functions to `field(_:array:_:)` as closures, which capture the emitter's type.)
-protocol JSONEmitter: SendableMetatype {
+/// generic field-list functions to `field(_:array:_:)` as closures, which capture the emitter's type. `~Copyable`:
+/// the writer is noncopyable, as its buffer owns its bytes outright; the tree builder is an ordinary value.)
+protocol JSONEmitter: ~Copyable, SendableMetatype {
     /// Opens an object as the next value (after a key, as an array element, or as the document).
     mutating func beginObject()
     mutating func endObject()
@@ -22,7 +23,7 @@ protocol JSONEmitter: SendableMetatype {
 }
 
 /// Members in one call: `name: value`, null for a nil optional.
-extension JSONEmitter {
+extension JSONEmitter where Self: ~Copyable {
     mutating func field(_ name: String, _ value: String) {
         key(name)
         string(value)
@@ -75,10 +76,12 @@ extension JSONEmitter {
 /// Writes JSON straight into a reusable byte buffer, formatted exactly as `JSONValue.write` formats the same
 /// value: pretty (a newline and two spaces per level before each element, `[]` and `{}` when empty, `": "`
 /// after keys) or compact (one line). The report is written through it so that no tree of values, and no
-/// String per number or timestamp, is built for each process.
-struct JSONWriter: JSONEmitter {
+/// String per number or timestamp, is built for each process. Each piece (a separator, a key, a number, a
+/// timestamp) reserves its room in `output` once and is stored in place: the report is about a megabyte of
+/// such pieces, a few bytes each.
+struct JSONWriter: JSONEmitter, ~Copyable {
     /// The text so far. Its owner may hand it on and empty it between values (keeping the capacity).
-    var bytes: [UInt8] = []
+    private var output: OutputBytes
     /// Two-space indentation on separate lines, or all on one line.
     let pretty: Bool
     /// Containers open around the next value.
@@ -87,15 +90,12 @@ struct JSONWriter: JSONEmitter {
     private var containerIsEmpty = true
     /// A key was just written: its value follows on the same line.
     private var afterKey = false
-    /// A comma, a newline and 64 spaces: every separator is one slice of it, appended at once (a StaticString,
-    /// so taking a slice costs no reference counting).
-    private static let separator: StaticString = ",\n                                                                "
-    /// What ends a key: `": ` (pretty) or its first two bytes.
-    private static let keyEnd: StaticString = "\": "
+    /// The date of the timestamp written last.
+    private var dates = ISO8601Dates()
 
     init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
-        bytes.reserveCapacity(capacity)
+        output = OutputBytes(capacity: capacity)
     }
 
     /// A writer for one element of an array open at `depth` (the first element or a later one), whose bytes a
@@ -104,17 +104,30 @@ struct JSONWriter: JSONEmitter {
         self.pretty = pretty
         self.depth = depth
         self.containerIsEmpty = first
+        output = OutputBytes(capacity: 1024)
     }
 
     /// Appends the bytes of the next element of the open array, written by a writer made with
     /// ``init(pretty:elementAt:first:)``.
     mutating func appendElement(_ element: [UInt8]) {
-        bytes.append(contentsOf: element)
+        output.append(element)
         containerIsEmpty = false
     }
 
     /// How deep the next value is.
     var currentDepth: Int { depth }
+
+    /// How many bytes are written.
+    var count: Int { output.count }
+
+    /// A copy of the bytes written.
+    var bytes: [UInt8] { output.array }
+
+    /// Forgets the bytes written (once handed on), keeping the capacity.
+    mutating func removeAll() { output.removeAll() }
+
+    /// Ends a line (JSON Lines, or the end of the document).
+    mutating func newline() { output.append(UInt8(ascii: "\n")) }
 
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
@@ -122,99 +135,121 @@ struct JSONWriter: JSONEmitter {
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
     mutating func key(_ name: String) {
-        startElement()
-        bytes.append(UInt8(ascii: "\""))
-        appendEscaped(name)
-        append(Self.keyEnd, 0..<(pretty ? 3 : 2))
+        Self.withUTF8(name) { appendQuoted($0, isKey: true) }
         afterKey = true
     }
 
-    mutating func string(_ value: String) {
-        startValue()
-        appendQuoted(value)
-    }
+    mutating func string(_ value: String) { Self.withUTF8(value) { appendQuoted($0, isKey: false) } }
 
     mutating func int(_ value: Int) {
-        startValue()
-        bytes.appendDecimal(value)
+        let text = startValue(room: Self.decimalCapacity)
+        output.commit(Self.writeDecimal(value, at: text))
     }
 
-    mutating func double(_ value: Double) {
-        startValue()
-        appendNumber(value)
-    }
+    mutating func double(_ value: Double) { appendNumber(value) }
 
     mutating func bool(_ value: Bool) {
-        startValue()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        let text = startValue(room: 5)
+        if value {
+            text.initialize(ascii: "true")
+            output.commit(4)
+        } else {
+            text.initialize(ascii: "false")
+            output.commit(5)
+        }
     }
 
     mutating func null() {
-        startValue()
-        bytes.append(contentsOf: "null".utf8)
+        startValue(room: 4).initialize(ascii: "null")
+        output.commit(4)
     }
 
     mutating func timestamp(_ value: Timestamp) {
-        startValue()
-        // Composed on the stack and appended at once; ISO 8601 text is digits and `-:T.Z+` only, nothing to escape.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Timestamp.iso8601Capacity + 2) { text in
-            text[0] = UInt8(ascii: "\"")
-            guard let count = value.writeISO8601(into: UnsafeMutableBufferPointer(rebasing: text[1...])) else {
-                return appendQuoted(value.iso8601)
-            }
-            text[count + 1] = UInt8(ascii: "\"")
-            bytes.append(contentsOf: UnsafeMutableBufferPointer(rebasing: text[..<(count + 2)]))
-        }
+        // Written in place; ISO 8601 text is digits and `-:T.Z+` only, nothing to escape.
+        let text = startValue(room: Timestamp.iso8601Capacity + 2)
+        text[0] = UInt8(ascii: "\"")
+        guard
+            let count = value.writeISO8601(
+                into: UnsafeMutableBufferPointer(start: text + 1, count: Timestamp.iso8601Capacity), dates: &dates)
+        else { return Self.withUTF8(value.iso8601) { appendQuoted($0, isKey: false, afterSeparator: true) } }
+        text[count + 1] = UInt8(ascii: "\"")
+        output.commit(count + 2)
     }
 
     // MARK: Layout
 
     private mutating func open(_ bracket: UInt8) {
-        startValue()
-        bytes.append(bracket)
+        startValue(room: 1).pointee = bracket
+        output.commit(1)
         depth += 1
         containerIsEmpty = true
     }
 
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
-        if !containerIsEmpty { appendSeparator(from: 1) }
-        bytes.append(bracket)
+        var text = output.reserve(separatorCapacity + 1)
+        if !containerIsEmpty { text += writeSeparator(comma: false, at: text) }
+        text.pointee = bracket
+        output.commit(text + 1 - output.end)
         containerIsEmpty = false
     }
 
-    /// Before a value: nothing after a key, else the separator of a new element.
-    private mutating func startValue() {
+    /// Room for the longest separator at the current depth, with the overshoot of its words of spaces.
+    private var separatorCapacity: Int { 2 &+ 2 &* depth &+ 16 }
+
+    /// Before a value: reserves room for its separator and `size` bytes, writes and commits the separator
+    /// (nothing after a key, else that of a new element), and returns where the value goes: one reservation, one
+    /// check of the capacity, for both.
+    @inline(__always)
+    private mutating func startValue(room size: Int) -> UnsafeMutablePointer<UInt8> {
+        let text = output.reserve(separatorCapacity &+ size)
         if afterKey {
             afterKey = false
-        } else if depth > 0 {
-            startElement()
+            return text
         }
+        guard depth > 0 else { return text }
+        return startElement(at: text)
     }
 
-    /// A comma after the previous element, then (pretty) a new line at the current depth.
-    private mutating func startElement() {
-        appendSeparator(from: containerIsEmpty ? 1 : 0)
+    /// The separator of a new element at `text` (reserved), committed: where the element goes.
+    @inline(__always)
+    private mutating func startElement(at text: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let count = writeSeparator(comma: !containerIsEmpty, at: text)
         containerIsEmpty = false
+        output.commit(count)
+        return text + count
     }
 
-    /// `separator` from `start` (0: with the comma, 1: without) to the end of the current indentation.
-    private mutating func appendSeparator(from start: Int) {
-        let end = pretty ? 2 + 2 * depth : 1
-        guard start < end else { return }
-        guard end <= Self.separator.utf8CodeUnitCount else {
-            append(Self.separator, start..<2)
-            return bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    /// Writes a comma if asked, then (pretty) a newline and the current depth's indentation at `text`, with room
+    /// for `separatorCapacity` bytes; returns how many bytes it is. The spaces are stored eight at a time, the
+    /// first sixteen (eight levels) unconditionally (the words may overshoot into the room, uncounted).
+    @inline(__always)
+    private func writeSeparator(comma: Bool, at text: UnsafeMutablePointer<UInt8>) -> Int {
+        var next = text
+        if comma {
+            next.pointee = UInt8(ascii: ",")
+            next += 1
         }
-        append(Self.separator, start..<end)
-    }
-
-    /// Appends the bytes `range` of a literal.
-    private mutating func append(_ literal: StaticString, _ range: Range<Int>) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+        guard pretty else { return next - text }
+        next.pointee = UInt8(ascii: "\n")
+        next += 1
+        let indent = 2 &* depth
+        let spaces = UnsafeMutableRawPointer(next)
+        let eight: UInt64 = 0x2020_2020_2020_2020
+        spaces.storeBytes(of: eight, as: UInt64.self)
+        spaces.storeBytes(of: eight, toByteOffset: 8, as: UInt64.self)
+        var offset = 16
+        while offset < indent {
+            spaces.storeBytes(of: eight, toByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        }
+        return next + indent - text
     }
 
     // MARK: Scalars
+
+    /// Room for an Int in decimal: a sign and 19 digits.
+    private static let decimalCapacity = 20
 
     /// `JSONValue.number`'s text without its Strings for the common cases. A whole value prints as an integer.
     /// Otherwise the value is k/1000 for an integer k (not a multiple of 1000); for |k| < 10¹² (values below
@@ -222,73 +257,197 @@ struct JSONWriter: JSONEmitter {
     /// 10⁻³ away, so Swift's shortest round-trip `description` is exactly k/1000 in plain notation without
     /// trailing zeros, which is what is written. Anything else goes through `JSONValue.number` itself.
     private mutating func appendNumber(_ value: Double) {
-        guard value.isFinite else { return bytes.append(contentsOf: "null".utf8) }
+        let text = startValue(room: 2 * Self.decimalCapacity + 2)
+        guard value.isFinite else {
+            text.initialize(ascii: "null")
+            return output.commit(4)
+        }
         let thousandths = (value * 1000).rounded()
         let rounded = thousandths / 1000
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return bytes.appendDecimal(Int(rounded)) }
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 {
+            return output.commit(Self.writeDecimal(Int(rounded), at: text))
+        }
         if abs(thousandths) < 1e12 {
             let k = Int(thousandths)
             var fraction = Int(k.magnitude % 1000)
             if fraction != 0 {
-                if k < 0 { bytes.append(UInt8(ascii: "-")) }
-                bytes.appendDecimal(Int(k.magnitude / 1000))
-                bytes.append(UInt8(ascii: "."))
+                var count = 0
+                if k < 0 {
+                    text[0] = UInt8(ascii: "-")
+                    count = 1
+                }
+                count += Self.writeDecimal(Int(k.magnitude / 1000), at: text + count)
+                text[count] = UInt8(ascii: ".")
+                count += 1
                 var width = 3
                 while fraction % 10 == 0 {
                     fraction /= 10
                     width -= 1
                 }
-                return bytes.appendDecimal(fraction, width: width)
+                return output.commit(count + Self.writeDecimal(fraction, width: width, at: text + count))
             }
         }
-        bytes.append(contentsOf: JSONValue.number(value).utf8)
+        var number = JSONValue.number(value)
+        number.withUTF8 { output.append($0) }
     }
 
-    /// `JSONValue.escape`'s output.
-    private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        appendEscaped(text)
-        bytes.append(UInt8(ascii: "\""))
+    /// Writes `value` in decimal at `text`, zero-padded to `width` digits (room: `decimalCapacity`, or `width`
+    /// and a sign if more), from its last digit; returns how many bytes.
+    @inline(__always)
+    static func writeDecimal(_ value: Int, width: Int = 1, at text: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var rest = value.magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        digits = max(digits, width)
+        let sign = value < 0 ? 1 : 0
+        text[0] = UInt8(ascii: "-")  // overwritten by the first digit when there is no sign
+        rest = value.magnitude
+        var index = sign + digits
+        repeat {
+            index -= 1
+            text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while index > sign
+        return sign + digits
     }
 
-    /// The inside of `JSONValue.escape`'s output: runs of bytes that need no escape are copied whole.
-    private mutating func appendEscaped(_ text: String) {
-        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
-        if copied == nil { Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0) } }
+    /// Calls `body` with the UTF-8 of `text` in place. Through the borrowed `span` where there is one (the
+    /// string is neither retained nor released, small strings included: a key is a few dozen instructions cheaper
+    /// than through `withContiguousStorageIfAvailable`).
+    @inline(__always)
+    private static func withUTF8(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if #available(macOS 26, *) { return text.utf8.span.withUnsafeBufferPointer(body) }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable(body)
+        if done == nil { Array(text.utf8).withUnsafeBufferPointer(body) }
     }
 
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        var index = 0
+    /// `JSONValue.escape`'s output, with the separator before it (unless `afterSeparator`, or after a key) and,
+    /// for a key, the `": "` after it, all in one reservation. Text that needs no escape (nearly all of it: keys,
+    /// names, words, paths) is copied by ``copyUnescaped(_:to:)``; the rest goes on at
+    /// ``appendEscapedSlowly(_:from:)`` from where that copy stopped.
+    @inline(__always)
+    private mutating func appendQuoted(
+        _ utf8: UnsafeBufferPointer<UInt8>, isKey: Bool, afterSeparator: Bool = false
+    ) {
         let count = utf8.count
-        while index < count {
-            // Eight bytes at a time while none of them needs an escape (the usual case: words, paths, numbers).
-            if index + 8 <= count, let base = utf8.baseAddress,
-                !Self.mayNeedEscape(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
-            {
-                index += 8
-                continue
+        var text = output.reserve(separatorCapacity &+ count &+ 4)
+        if isKey {
+            text = startElement(at: text)
+        } else if afterKey {
+            afterKey = false
+        } else if depth > 0 && !afterSeparator {
+            text = startElement(at: text)
+        }
+        text[0] = UInt8(ascii: "\"")
+        text += 1
+        let copied = Self.copyUnescaped(utf8, to: text)
+        if copied < count {
+            output.commit(text + copied - output.end)
+            appendEscapedSlowly(UnsafeRawBufferPointer(utf8), from: copied)
+            text = output.reserve(3)
+        } else {
+            text += count
+        }
+        text[0] = UInt8(ascii: "\"")
+        if isKey {
+            text[1] = UInt8(ascii: ":")
+            text[2] = UInt8(ascii: " ")
+            text += pretty ? 3 : 2
+        } else {
+            text += 1
+        }
+        output.commit(text - output.end)
+    }
+
+    /// Copies the bytes of `utf8` to `target` (room for as many) as long as none may need an escape, and returns
+    /// how many it copied: all of them, or where the first word that may need one starts. A check and a copy of a
+    /// word or two for short text: 4 to 8 bytes are loaded as two overlapping halves, 1 to 3 as first, middle
+    /// and last padded with a letter; longer text a word at a time, and its end as one more word overlapping the
+    /// last.
+    @inline(__always)
+    private static func copyUnescaped(_ utf8: UnsafeBufferPointer<UInt8>, to text: UnsafeMutablePointer<UInt8>)
+        -> Int
+    {
+        let count = utf8.count
+        guard let start = utf8.baseAddress, count > 0 else { return 0 }
+        let source = UnsafeRawPointer(start)
+        let target = UnsafeMutableRawPointer(text)
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                guard !mayNeedEscape(word) else { return offset }
+                target.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
+                offset += 8
             }
-            let byte = utf8[index]
+            let last = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            guard !mayNeedEscape(last) else { return offset }
+            target.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            guard !mayNeedEscape(UInt64(first) | UInt64(last) << 32) else { return 0 }
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            let first = source.load(as: UInt8.self)
+            let middle = source.load(fromByteOffset: count / 2, as: UInt8.self)
+            let last = source.load(fromByteOffset: count - 1, as: UInt8.self)
+            guard !mayNeedEscape(UInt64(first) | UInt64(middle) << 8 | UInt64(last) << 16 | 0x4141_4141_4100_0000)
+            else { return 0 }
+            target.storeBytes(of: first, as: UInt8.self)
+            target.storeBytes(of: middle, toByteOffset: count / 2, as: UInt8.self)
+            target.storeBytes(of: last, toByteOffset: count - 1, as: UInt8.self)
+        }
+        return count
+    }
+
+    /// The rest of `source` from `start`, escaped byte by byte, with room reserved for the worst
+    /// case (`\u00XX`, six bytes each) at once. Runs of eight bytes that need no escape are still copied a word at
+    /// a time.
+    @inline(never)
+    private mutating func appendEscapedSlowly(_ source: UnsafeRawBufferPointer, from start: Int) {
+        let count = source.count
+        let text = output.reserve(6 * (count - start))
+        var written = 0
+        var index = start
+        while index < count {
+            if index + 8 <= count {
+                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if !Self.mayNeedEscape(word) {
+                    UnsafeMutableRawPointer(text + written).storeBytes(of: word, as: UInt64.self)
+                    written += 8
+                    index += 8
+                    continue
+                }
+            }
+            let byte = source[index]
             index += 1
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else {
+                text[written] = byte
+                written += 1
                 continue
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index - 1)]))
-            runStart = index
-            bytes.append(UInt8(ascii: "\\"))
+            text[written] = UInt8(ascii: "\\")
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): text[written + 1] = byte
+            case UInt8(ascii: "\n"): text[written + 1] = UInt8(ascii: "n")
+            case UInt8(ascii: "\r"): text[written + 1] = UInt8(ascii: "r")
+            case UInt8(ascii: "\t"): text[written + 1] = UInt8(ascii: "t")
             default:
-                bytes.append(contentsOf: "u00".utf8)
-                bytes.append(Self.hexDigit(byte >> 4))
-                bytes.append(Self.hexDigit(byte & 0xF))
+                text[written + 1] = UInt8(ascii: "u")
+                text[written + 2] = UInt8(ascii: "0")
+                text[written + 3] = UInt8(ascii: "0")
+                text[written + 4] = Self.hexDigit(byte >> 4)
+                text[written + 5] = Self.hexDigit(byte & 0xF)
+                written += 4
             }
+            written += 2
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        output.commit(written)
     }
 
     /// Whether a byte of `word` may need an escape: below 0x20, `"`, `\` or 0x7F (bytes of 0x80 and more never
@@ -355,71 +514,75 @@ struct JSONTreeBuilder: JSONEmitter {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Appends `value` in decimal, zero-padded to `width` digits, without building a String.
-    fileprivate mutating func appendDecimal(_ value: Int, width: Int = 1) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var rest = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            if width > digits.count - start {
-                append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - (digits.count - start)))
-            }
-            append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[start...]))
-        }
-    }
-}
-
 extension Timestamp {
     /// Room `writeISO8601` may need: a four-digit year, seconds to six decimals, an offset of up to 596523 hours.
     static let iso8601Capacity = 40
 
     /// Writes `iso8601`'s bytes into `text` (at least `iso8601Capacity` long) without building Strings, and
-    /// returns how many; nil for years outside 0...9999, which `iso8601` pads oddly (callers use it then).
-    func writeISO8601(into text: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+    /// returns how many; nil for years outside 0...9999, which `iso8601` pads oddly (callers use it then). The
+    /// date is copied from `dates` when it is the day written last (the civil date is the dearest part, and the
+    /// timestamps of a report mostly fall on a few days), else worked out and kept there.
+    func writeISO8601(into text: UnsafeMutableBufferPointer<UInt8>, dates: inout ISO8601Dates) -> Int? {
         let (days, microsOfDay) = Timestamp.floorDivide(wallMicros, 86_400_000_000)
-        let (year, month, day) = Timestamp.civil(fromDays: days)
-        guard (0...9999).contains(year), text.count >= Timestamp.iso8601Capacity else { return nil }
+        guard text.count >= Timestamp.iso8601Capacity, let start = text.baseAddress else { return nil }
+        let raw = UnsafeMutableRawPointer(start)
         var count = 0
-        func put(_ value: Int, _ width: Int) {
-            var digits = width
-            var rest = value / Int(power10[width])
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            rest = value
-            for index in stride(from: count + digits - 1, through: count, by: -1) {
-                text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            count += digits
+        // Fields that fit their width (all but an offset of 100 hours or more) are stored digit by digit, most
+        // as two: no counting of digits, no loop.
+        func put2(_ value: Int) {
+            start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            start[count + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            count += 2
         }
         func put(_ byte: Unicode.Scalar) {
-            text[count] = UInt8(ascii: byte)
+            start[count] = UInt8(ascii: byte)
             count += 1
         }
-        let seconds = Int(microsOfDay / 1_000_000)
-        put(year, 4)
-        put("-")
-        put(month, 2)
-        put("-")
-        put(day, 2)
+        if days == dates.day {
+            raw.storeBytes(of: dates.text.0, as: UInt64.self)
+            raw.storeBytes(of: dates.text.1, toByteOffset: 8, as: UInt16.self)
+            count = 10
+        } else {
+            let (year, month, day) = Timestamp.civil(fromDays: days)
+            guard (0...9999).contains(year) else { return nil }
+            put2(year / 100)
+            put2(year % 100)
+            put("-")
+            put2(month)
+            put("-")
+            put2(day)
+            dates.day = days
+            dates.text = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        }
         put("T")
-        put(seconds / 3600, 2)
+        let seconds = Int(microsOfDay / 1_000_000)
+        put2(seconds / 3600)
         put(":")
-        put(seconds / 60 % 60, 2)
+        put2(seconds / 60 % 60)
         put(":")
-        put(seconds % 60, 2)
+        put2(seconds % 60)
         if fractionDigits > 0 {
             let digits = min(Int(fractionDigits), 6)
             put(".")
-            put(Int(microsOfDay % 1_000_000) / Int(power10[6 - digits]), digits)
+            var fraction = Int(microsOfDay % 1_000_000)
+            if digits == 3 {
+                // Milliseconds and microseconds, the usual precisions, by pairs.
+                fraction /= 1000
+                start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
+                count += 1
+                put2(fraction % 100)
+            } else if digits == 6 {
+                put2(fraction / 10_000)
+                put2(fraction / 100 % 100)
+                put2(fraction % 100)
+            } else {
+                for _ in digits..<6 { fraction /= 10 }
+                for index in stride(from: count + digits - 1, through: count, by: -1) {
+                    start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                    fraction /= 10
+                }
+                count += digits
+            }
         }
         guard let utcOffsetSeconds else { return count }
         guard utcOffsetSeconds != 0 else {
@@ -428,12 +591,29 @@ extension Timestamp {
         }
         let magnitude = Int(utcOffsetSeconds.magnitude)
         put(utcOffsetSeconds < 0 ? "-" : "+")
-        put(magnitude / 3600, 2)
+        if magnitude / 3600 < 100 {
+            put2(magnitude / 3600)
+        } else {
+            count += JSONWriter.writeDecimal(magnitude / 3600, at: start + count)
+        }
         put(":")
-        put(magnitude / 60 % 60, 2)
+        put2(magnitude / 60 % 60)
         return count
     }
 }
 
-/// 10⁰ … 10⁶, for the digits of timestamps.
-private let power10: [Int32] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
+/// The date part (`YYYY-MM-DD`) of the timestamp a writer wrote last, and its day, for `writeISO8601`.
+struct ISO8601Dates {
+    /// Days since 1970-01-01 of `text` (none at first).
+    var day = Int64.min
+    /// The ten bytes of the date.
+    var text: (UInt64, UInt16) = (0, 0)
+}
+
+extension UnsafeMutablePointer<UInt8> {
+    /// Stores the bytes of a short ASCII literal here (`true`, `null`: a few stores, no copy call).
+    @inline(__always)
+    fileprivate func initialize(ascii literal: StaticString) {
+        for index in 0..<literal.utf8CodeUnitCount { self[index] = literal.utf8Start[index] }
+    }
+}

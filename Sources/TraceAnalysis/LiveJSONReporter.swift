@@ -28,7 +28,7 @@ public enum LiveJSONReporter {
             json.field("current", current) { json, current in subject(&json, current) }
         }
         json.endObject()
-        json.bytes.append(UInt8(ascii: "\n"))
+        json.newline()
         return json.bytes
     }
 
@@ -45,7 +45,7 @@ public enum LiveJSONReporter {
         json.key("summary")
         JSONReporter.summary(&json, report)
         json.endObject()
-        json.bytes.append(UInt8(ascii: "\n"))
+        json.newline()
         return json.bytes
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite("JSON writer")
 struct JSONWriterTests {
     /// Replays `value` as emitter calls (what the report's field lists do).
-    static func emit<E: JSONEmitter>(_ value: JSONValue, into json: inout E) {
+    static func emit<E: JSONEmitter & ~Copyable>(_ value: JSONValue, into json: inout E) {
         switch value {
         case .null: json.null()
         case .bool(let flag): json.bool(flag)
@@ -68,6 +68,93 @@ struct JSONWriterTests {
         }
         for number in Self.trickyNumbers { Self.expectSameText(.double(number)) }
         for value in [JSONValue.null, .bool(true), .bool(false)] { Self.expectSameText(value) }
+    }
+
+    /// Strings of every length from 0 to 24 (short ones take the overlapping-word checks, longer ones the word loop
+    /// and its overlapping last word), plain and with one byte that needs an escape at every position, as values
+    /// and as keys, at a depth and at the top.
+    @Test func shortStringsWithAnEscapeAtEveryPosition() {
+        let escapes: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x22, 0x5C, 0x7F]
+        var strings: [String] = []
+        for length in 0...24 {
+            let plain = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            strings.append(String(decoding: plain, as: UTF8.self))
+            for position in 0..<length {
+                for escape in escapes {
+                    var bytes = plain
+                    bytes[position] = escape
+                    strings.append(String(decoding: bytes, as: UTF8.self))
+                }
+                // Bytes of 0x80 and more never need an escape: multi-byte UTF-8 at every position.
+                var bytes = plain
+                bytes.replaceSubrange(position..<position + 1, with: Array("é".utf8))
+                strings.append(String(decoding: bytes, as: UTF8.self))
+                bytes = plain
+                bytes.replaceSubrange(position..<position + 1, with: Array("🚀".utf8))
+                strings.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        strings.append(String(decoding: [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x1F, 0x20], as: UTF8.self))
+        for text in strings {
+            for value in [JSONValue.string(text), .array([.string(text)]), .object([(text, .string(text))])] {
+                for pretty in [true, false] {
+                    let written = Self.written(value, pretty: pretty)
+                    guard written == value.serialized(pretty: pretty) else {
+                        Issue.record("\(Array(text.utf8)): \(written) != \(value.serialized(pretty: pretty))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every byte value alone and in a run, so that each is escaped (or not) as `JSONValue.escape` does.
+    @Test func everyByteIsEscapedAsJSONValueDoes() {
+        for byte in 0..<128 {
+            Self.expectSameText(.string(String(decoding: [UInt8(byte)], as: UTF8.self)))
+            Self.expectSameText(.string(String(decoding: Array(repeating: UInt8(byte), count: 19), as: UTF8.self)))
+        }
+    }
+
+    /// A writer that starts with no room grows across many small appends and keeps every byte.
+    @Test func bufferGrowsAcrossManyAppends() {
+        var items: [JSONValue] = []
+        for index in 0..<20_000 {
+            items.append(index % 3 == 0 ? .int(index * 7919) : .string("item \(index) \u{1}\"x\""))
+        }
+        let value = JSONValue.object([("items", .array(items)), ("after", .bool(false))])
+        for pretty in [true, false] {
+            var writer = JSONWriter(pretty: pretty, capacity: 0)
+            Self.emit(value, into: &writer)
+            #expect(writer.count == writer.bytes.count)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == value.serialized(pretty: pretty))
+        }
+    }
+
+    /// Indentation deeper than 32 levels (more than 64 spaces) and at every depth up to there, with keys.
+    @Test func deepIndentationMatchesJSONValue() {
+        var value = JSONValue.array([.int(1), .string("deep"), .object([])])
+        for level in 0..<40 {
+            value = level % 2 == 0 ? .array([.null, value]) : .object([("k\(level)", value), ("n", .int(level))])
+            if level < 12 { Self.expectSameText(value) }
+        }
+        Self.expectSameText(.array([.array([.array([])])]))
+        var deep = JSONValue.string("bottom")
+        for level in 0..<45 { deep = .object([("level \(level)", deep), ("x", .int(level))]) }
+        Self.expectSameText(deep)
+    }
+
+    /// Emptying a writer keeps writing at the start of its room.
+    @Test func aWriterEmptiedWritesAgain() {
+        var writer = JSONWriter(pretty: false, capacity: 8)
+        writer.beginArray()
+        writer.string("first, long enough to make room")
+        writer.removeAll()
+        writer.int(1)
+        writer.endArray()
+        writer.newline()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == ",1]\n")
+        #expect(writer.count == 4)
     }
 
     @Test func nestingAndEmptyContainersMatchJSONValue() {
@@ -151,6 +238,23 @@ struct JSONWriterTests {
         writer.endArray()
         let value = JSONValue.array(stamps.prefix(50).map { .string($0.iso8601) })
         #expect(String(decoding: writer.bytes, as: UTF8.self) == value.serialized())
+        // Through one writer, which keeps the date of the last timestamp: runs on one day (sorted, and a day's
+        // first and last microsecond), changes of day, and dates outside four-digit years between them.
+        var sameDay: [Timestamp] = []
+        for micros: Int64 in [0, 86_399_999_999, 86_400_000_000, -1, -86_400_000_000, -86_400_000_001] {
+            for offset: Int32? in [nil, 0, 3600] {
+                sameDay.append(Timestamp(wallMicros: micros, utcOffsetSeconds: offset, fractionDigits: 3))
+            }
+        }
+        let sorted = stamps.sorted { $0.wallMicros < $1.wallMicros }
+        for series in [stamps, sorted, sameDay, sameDay.reversed() + stamps.suffix(40) + sameDay] {
+            var writer = JSONWriter(pretty: false)
+            writer.beginArray()
+            for stamp in series { writer.timestamp(stamp) }
+            writer.endArray()
+            let value = JSONValue.array(series.map { .string($0.iso8601) })
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == value.serialized(pretty: false))
+        }
     }
 
     /// Whole reports, pretty and compact, chunked or not: the bytes are the serialisation of `value(_:)`, the
