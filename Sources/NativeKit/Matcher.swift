@@ -25,6 +25,10 @@ public final class Matcher {
     public private(set) var isRetired = false
     /// The pattern was JIT-compiled (or tried to be) before this matcher's first match.
     private var isPrepared = false
+    /// It was: matches go straight to the compiled code (`pcre2_jit_match`, without `pcre2_match`'s checks of
+    /// what this matcher already ensures: a valid offset, and invalid UTF-8 handled by the code itself, which
+    /// ``Regex`` compiles with `PCRE2_MATCH_INVALID_UTF` whenever it reads UTF-8).
+    private var isJIT = false
 
     /// Limits that stop a pathological pattern from running away.
     public struct Limits: Sendable {
@@ -82,7 +86,9 @@ public final class Matcher {
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         // PCRE2 wants a non-null subject even when it is empty.
         let rc: Int32
-        if let base {
+        if let base, isJIT, start <= bytes.count {
+            rc = pcre2_jit_match_8(regex.code, base, bytes.count, start, 0, matchData, matchContext)
+        } else if let base {
             rc = pcre2_match_8(regex.code, base, bytes.count, start, 0, matchData, matchContext)
         } else {
             var empty: UInt8 = 0
@@ -95,7 +101,7 @@ public final class Matcher {
 
     @inline(never)
     private func prepare() {
-        regex.compileJIT()
+        isJIT = regex.compileJIT()
         isPrepared = true
     }
 
