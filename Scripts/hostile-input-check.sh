@@ -19,15 +19,17 @@ LINE_MB=${LINE_MB:-100}
 NEWLINES=${NEWLINES:-10000000}
 
 if [[ $CONFIG == release ]]; then
-    BUILD=(swift build -c release --product trace-analyze --scratch-path .build-release)
-    BIN_DIR=$(swift build -c release --scratch-path .build-release --show-bin-path)
+    # The benchmarks' release build (the runtime linked statically on Linux), in their folder.
+    BUILD_DIR=.build-release
+    source Scripts/release-build.sh
+    release_build
+    BIN_DIR=$BIN
 else
-    BUILD=(swift build --product trace-analyze)
+    if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+        echo "==> swift build --product trace-analyze" >&2
+        swift build --product trace-analyze >&2
+    fi
     BIN_DIR=$(swift build --show-bin-path)
-fi
-if [[ ${SKIP_BUILD:-0} != 1 ]]; then
-    echo "==> ${BUILD[*]}" >&2
-    "${BUILD[@]}" >&2
 fi
 TOOL=$BIN_DIR/trace-analyze
 [[ -x $TOOL ]] || { echo "hostile-input-check: $TOOL is missing (build failed?)" >&2; exit 1; }

@@ -99,6 +99,14 @@ struct BadInputTests {
         let input = try Self.analyze(Array(text.utf8)).inputs[0]
         #expect(input.blankLines == 50_001 && input.records == 2 && input.format == "nslog-classic")
         TestSupport.expectAccounted(input)
+        // Runs of blank lines of three spellings between lines no format reads: each run is counted whole.
+        var mixed = ""
+        for index in 0..<300 {
+            mixed += String(repeating: ["\n", "  \n", "\t\n"][index % 3], count: index) + "text \(index)\n"
+        }
+        let bare = try Self.analyze(Array(mixed.utf8)).inputs[0]
+        #expect(bare.blankLines == (0..<300).reduce(0, +) && bare.lines == bare.blankLines + 300)
+        TestSupport.expectAccounted(bare)
     }
 
     @Test func aLastLineWithoutNewlineIsRead() throws {
