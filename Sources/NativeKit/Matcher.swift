@@ -21,14 +21,17 @@ public final class Matcher {
     private let failureLog: MatchFailureLog?
     private let failureBudget: Int
     private var failures = 0
+    // The flags read on every match are not checked for exclusive access at run time (a matcher belongs to one
+    // thread, and only `prepare` and `gaveUp` write them, never while another access to them is open): the check
+    // cost more than the flags.
     /// The pattern gave up ``Limits/failures`` times and is no longer tried.
-    public private(set) var isRetired = false
+    @exclusivity(unchecked) public private(set) var isRetired = false
     /// The pattern was JIT-compiled (or tried to be) before this matcher's first match.
-    private var isPrepared = false
+    @exclusivity(unchecked) private var isPrepared = false
     /// It was: matches go straight to the compiled code (`pcre2_jit_match`, without `pcre2_match`'s checks of
     /// what this matcher already ensures: a valid offset, and invalid UTF-8 handled by the code itself, which
     /// ``Regex`` compiles with `PCRE2_MATCH_INVALID_UTF` whenever it reads UTF-8).
-    private var isJIT = false
+    @exclusivity(unchecked) private var isJIT = false
 
     /// Limits that stop a pathological pattern from running away.
     public struct Limits: Sendable {
