@@ -609,20 +609,21 @@ struct InputAnalysis {
         {
             return recent[cachedRecent].timeline
         }
-        return Unowned(recentTimeline(nameBytes: nameBytes, pid: pid, number, time))
+        return recentTimeline(nameBytes: nameBytes, pid: pid, number, time)
     }
 
     private mutating func recentTimeline(nameBytes: UnsafeRawBufferPointer, pid: Int, _ number: Int, _ time: Timestamp?)
-        -> ProcessTimeline
+        -> Unowned
     {
         if let hit = recent.firstIndex(where: { entry in
             entry.pid == pid && entry.name.withUnsafeBytes { Bytes.equal($0, nameBytes) }
         }) {
-            // What the lookup by key would do: the incarnation found becomes the current one of its name.
-            let timeline = recent[hit].timeline.object
-            if !timeline.isCurrentOfName { makeCurrent(timeline) }
+            // What the lookup by key would do: the incarnation found becomes the current one of its name (borrowed:
+            // no reference count unless it must be made current).
+            let found = recent[hit].timeline
+            if !found.with(\.isCurrentOfName) { makeCurrent(found.object) }
             cachedRecent = hit
-            return timeline
+            return found
         }
         let timeline = self.timeline(name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, time)
         let entry = (Array(nameBytes), pid, Unowned(timeline))
@@ -635,7 +636,7 @@ struct InputAnalysis {
             recent[recentNext] = entry
             recentNext = (recentNext + 1) % Self.recentCapacity
         }
-        return timeline
+        return entry.2
     }
 
     /// A reference to an incarnation that ``incarnations`` keeps alive: no reference counting.

@@ -222,7 +222,7 @@ public final class EventRecognizer {
         // The groups already searched in this message: the first 64 in a word, any others in a set made only for
         // a vocabulary that large (no state kept between calls, so nothing to reset).
         var tried: UInt64 = 0
-        var triedBeyond: Set<Int> = []
+        var triedBeyond: Set<Int>? = nil
         while true {
             let isNew: Bool
             if group < 64 {
@@ -230,7 +230,8 @@ public final class EventRecognizer {
                 isNew = tried & bit == 0
                 tried |= bit
             } else {
-                isNew = triedBeyond.insert(group).inserted
+                if triedBeyond == nil { triedBeyond = [] }  // made only for a vocabulary of more than 64 keywords
+                isNew = triedBeyond?.insert(group).inserted ?? true
             }
             if isNew, let entry = Self.search(groups[group], message) { return entry }
             guard let next = findKeyword(in: message, from: position + 1) else { break }

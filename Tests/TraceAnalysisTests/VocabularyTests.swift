@@ -55,6 +55,23 @@ struct VocabularyTests {
         #expect(throws: TraceAnalyzeError.self) { try vocabulary.validate() }
     }
 
+    /// A vocabulary of more than 64 keywords (the groups tried in a message past the 64th are kept in a set): a
+    /// message naming many keywords whose groups do not match is recognised by the one that does, wherever it is.
+    @Test func moreThanSixtyFourKeywordsAreAllTried() throws {
+        var entries: [VocabularyEntry] = (0..<70).map { index in
+            VocabularyEntry(
+                id: "team-\(index)", event: .didBecomeActive, pattern: "zqx\(index)word done",
+                keywords: ["zqx\(index)word"],
+                examples: ["zqx\(index)word done"])
+        }
+        entries.append(Vocabulary.builtin.entries.first { $0.event == .didEnterBackground }!)
+        let recognizer = try EventRecognizer(vocabulary: Vocabulary(entries: entries))
+        let noise = (0..<70).map { "zqx\($0)word " }.joined()  // every keyword, no group matches
+        #expect(recognizer.recognize(noise + "applicationDidEnterBackground:")?.event == .didEnterBackground)
+        #expect(recognizer.recognize(noise + "zqx69word done")?.entryID == "team-69")
+        #expect(recognizer.recognize(noise) == nil)
+    }
+
     /// The analyser skips the checks for the built-in definitions alone (the tests above make them), never for a
     /// config's changes: a bad example or sample added to the built-in ones still stops it before any input.
     @Test func theAnalyserChecksWhatAConfigChanges() throws {
