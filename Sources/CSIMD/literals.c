@@ -29,6 +29,27 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
 
 static inline uint8_t csimd_lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
 
+static inline uint64_t csimd_load8(const uint8_t *p) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    return word;
+}
+
+static inline uint64_t csimd_load4(const uint8_t *p) {
+    uint32_t word;
+    memcpy(&word, p, 4);
+    return word;
+}
+
+/// ``csimd_lower`` on each byte of a word: bit 5 set in the bytes from `A` to `Z` (bytes of 0x80 and more untouched).
+static inline uint64_t csimd_lower8(uint64_t word) {
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    const uint64_t low7 = word & ~high;
+    const uint64_t from_a = low7 + (0x80 - 'A') * ones;      // high bit where the 7-bit value is 'A' or more
+    const uint64_t past_z = low7 + (0x80 - 'Z' - 1) * ones;  // high bit where it is past 'Z'
+    return word | ((from_a & ~past_z & ~word & high) >> 2);
+}
+
 /// The slot of a head (its first four bytes, or three, with bit 5 of each set) among 256.
 static inline uint32_t csimd_slot(uint32_t head) { return (head * 0x9E3779B1u) >> 24; }
 
@@ -54,8 +75,22 @@ static inline int csimd_literal_at(const csimd_literals *set, const uint8_t *byt
     const size_t length = (size_t)(set->offsets[k + 1] - start);
     if (position + length > count) return 0;
     const uint8_t *literal = set->bytes + start;
+    const uint8_t *text = bytes + position;
+    if (length >= 8) {
+        // Eight bytes at a time, the last word overlapping the one before (both buffers hold `length` bytes).
+        size_t i = 0;
+        for (; i + 8 < length; i += 8) {
+            if (csimd_lower8(csimd_load8(text + i)) != csimd_load8(literal + i)) return 0;
+        }
+        return csimd_lower8(csimd_load8(text + length - 8)) == csimd_load8(literal + length - 8);
+    }
+    if (length >= 4) {
+        // The first four and the last four bytes (overlapping for fewer than eight).
+        return (uint32_t)csimd_lower8(csimd_load4(text)) == csimd_load4(literal)
+            && (uint32_t)csimd_lower8(csimd_load4(text + length - 4)) == csimd_load4(literal + length - 4);
+    }
     size_t i = 0;
-    while (i < length && csimd_lower(bytes[position + i]) == literal[i]) i++;
+    while (i < length && csimd_lower(text[i]) == literal[i]) i++;
     return i == length;
 }
 
