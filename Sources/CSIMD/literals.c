@@ -179,7 +179,7 @@ __attribute__((target("avx2"))) void csimd_newlines(const uint8_t *bytes, size_t
     if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
 }
 
-__attribute__((target("avx2,popcnt"))) int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count) {
+__attribute__((target("avx2,popcnt"))) static int64_t csimd_bracket_balance_avx2(const uint8_t *bytes, size_t count) {
     int64_t balance = 0;
     size_t i = 0;
     for (; i + 32 <= count; i += 32) {
@@ -194,6 +194,10 @@ __attribute__((target("avx2,popcnt"))) int64_t csimd_bracket_balance(const uint8
         balance -= __builtin_popcount((uint32_t)_mm256_movemask_epi8(closes));
     }
     return balance + csimd_bracket_tail(bytes + i, count - i);
+}
+
+int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
+    return vectors ? csimd_bracket_balance_avx2(bytes, count) : csimd_bracket_tail(bytes, count);
 }
 
 int csimd_literals_available(void) {
@@ -303,7 +307,8 @@ void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
     if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
 }
 
-int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count) {
+int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
+    (void)vectors;  // NEON is always there
     int64_t balance = 0;
     size_t i = 0;
     for (; i + 16 <= count; i += 16) {
@@ -395,7 +400,10 @@ void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
     for (size_t i = 0; i < count; i += 64) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i < 64 ? count - i : 64);
 }
 
-int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count) { return csimd_bracket_tail(bytes, count); }
+int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
+    (void)vectors;
+    return csimd_bracket_tail(bytes, count);
+}
 
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
     (void)set;

@@ -209,17 +209,7 @@ public enum NewlineScan {
 public enum BracketBalance {
     public static func of(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
-        if NewlineScan.isAvailable {
-            return Int(csimd_bracket_balance(base.assumingMemoryBound(to: UInt8.self), bytes.count))
-        }
-        var balance = 0
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["): balance += 1
-            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"): balance -= 1
-            default: break
-            }
-        }
-        return balance
+        let vectors: Int32 = NewlineScan.isAvailable ? 1 : 0
+        return Int(csimd_bracket_balance(base.assumingMemoryBound(to: UInt8.self), bytes.count, vectors))
     }
 }

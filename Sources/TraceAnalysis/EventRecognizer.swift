@@ -69,8 +69,8 @@ public final class EventRecognizer {
             // The search reports one keyword per position: where "terminate" is found, "terminated" may be there
             // too, so a keyword's group also holds the entries of every keyword that contains it.
             for (position, keyword) in keywords.enumerated() {
-                for (other, longer) in keywords.enumerated() where other != position && Bytes.contains(longer, keyword)
-                {
+                for (other, longer) in keywords.enumerated()
+                where other != position && longer.utf8.contains(keyword.utf8) {
                     members[position] = Array(Set(members[position] + members[other])).sorted()
                 }
             }

@@ -237,12 +237,12 @@ public struct RecordParser {
         timestamp: Timestamp?, process: Range<Int>, pid: Int?
     ) {
         (
-            timestamp(format: format, header.timestamp, in: line), Bytes.trimmingSpaces(header.process, in: line),
+            quickTimestamp(header, format: format, in: line), Bytes.trimmingSpaces(header.process, in: line),
             Self.digits(header.pid, in: line)
         )
     }
 
-    /// The timestamp of ``quickFields(_:format:in:)`` alone (for a line whose process and pid are known).
+    /// The timestamp of a record of NSLog format `format` (for a line whose process and pid are known, alone).
     @inline(__always)
     mutating func quickTimestamp(_ header: NSLogHeader.Match, format: Int, in line: UnsafeRawBufferPointer)
         -> Timestamp?
@@ -607,17 +607,6 @@ enum Bytes {
         var count = 0
         while count < buffer.count, buffer[count] == space || buffer[count] == tab { count += 1 }
         return count
-    }
-
-    /// Whether `needle`'s bytes occur in `haystack`'s, as a run (Foundation's `contains` goes through NSString).
-    static func contains(_ haystack: String, _ needle: String) -> Bool {
-        let haystack = Array(haystack.utf8)
-        let needle = Array(needle.utf8)
-        guard needle.count <= haystack.count else { return false }
-        guard !needle.isEmpty else { return true }
-        return (0...(haystack.count - needle.count)).contains { start in
-            haystack[start..<(start + needle.count)].elementsEqual(needle)
-        }
     }
 
     /// Whether the line holds only spaces and tabs.

@@ -59,7 +59,7 @@ public struct Vocabulary: Sendable {
             for example in entry.examples {
                 let lowered = example.lowercased()
                 if !entry.keywords.isEmpty,
-                    !entry.keywords.contains(where: { Bytes.contains(lowered, $0.lowercased()) })
+                    !entry.keywords.contains(where: { lowered.utf8.contains($0.lowercased().utf8) })
                 {
                     throw .sampleMismatch(
                         owner: "vocabulary \(entry.id)", sample: example,

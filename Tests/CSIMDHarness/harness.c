@@ -181,7 +181,7 @@ int main(void) {
                         if (lines[p] == '{' || lines[p] == '(' || lines[p] == '[') expected++;
                         if (lines[p] == '}' || lines[p] == ')' || lines[p] == ']') expected--;
                     }
-                    if (csimd_bracket_balance(lines + start, count) == expected) {
+                    if (csimd_bracket_balance(lines + start, count, 1) == expected && csimd_bracket_balance(lines + start, count, 0) == expected) {
                         passed++;
                     } else if (++failed <= 5) {
                         fprintf(stderr, "bracket balance mismatch: start %zu count %zu\n", start, count);

@@ -45,21 +45,23 @@ struct NSLogHeaderTests {
 
     /// Checks `line` alone, and after `previous` (a line read as a record before it): with the tail `previous`
     /// leaves, the match must be the same, and where the line repeats the tail its process and pid bytes must be
-    /// the previous line's.
-    static func check(_ line: [UInt8], after previous: [UInt8]? = nil, _ reference: Reference) throws {
+    /// the previous line's. Returns whether it repeated the tail.
+    @discardableResult
+    static func check(_ line: [UInt8], after previous: [UInt8]? = nil, _ reference: Reference) throws -> Bool {
         let expected = try reference.match(line)
         let text = String(decoding: line, as: UTF8.self).debugDescription
         let actual = line.withUnsafeBytes { NSLogHeader.match($0) }
         #expect(same(actual, expected), "\(text)")
         guard let previous, let earlier = previous.withUnsafeBytes({ NSLogHeader.match($0) }),
             let tail = previous.withUnsafeBytes({ NSLogHeader.Tail(earlier, in: $0) })
-        else { return }
+        else { return false }
         let (afterTail, repeatsTail) = line.withUnsafeBytes { NSLogHeader.match($0, tail: tail) }
         #expect(same(afterTail, expected), "after the tail of \(String(decoding: previous, as: UTF8.self)): \(text)")
         if repeatsTail, let afterTail {
             #expect(line[afterTail.process] == previous[earlier.process], "\(text)")
             #expect(line[afterTail.pid] == previous[earlier.pid], "\(text)")
         }
+        return repeatsTail
     }
 
     /// Lines of every sample and real capture.
@@ -82,15 +84,9 @@ struct NSLogHeaderTests {
         var repeated = 0
         var previous: [UInt8]?
         for line in lines {
-            try Self.check(line, after: previous, reference)
+            if try Self.check(line, after: previous, reference) { repeated += 1 }
             guard line.withUnsafeBytes({ NSLogHeader.match($0) }) != nil else { continue }
             matched += 1
-            if let previous, let earlier = previous.withUnsafeBytes({ NSLogHeader.match($0) }),
-                let tail = previous.withUnsafeBytes({ NSLogHeader.Tail(earlier, in: $0) }),
-                line.withUnsafeBytes({ NSLogHeader.match($0, tail: tail).repeatsTail })
-            {
-                repeated += 1
-            }
             previous = line
         }
         #expect(matched > (corpus ? 100 : 50))

@@ -64,8 +64,8 @@ int csimd_newlines_available(void);
 /// where `csimd_newlines_available()` said yes.
 void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap);
 
-/// Opening minus closing brackets (`{([` and `})]`) in `bytes`: 32 bytes at a time with AVX2 (16 with NEON) where
-/// ``csimd_newlines_available`` says the vectors are there, byte by byte otherwise.
-int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count);
+/// Opening minus closing brackets (`{([` and `})]`) in `bytes`: 32 bytes at a time with AVX2 (16 with NEON) when
+/// `vectors` (what ``csimd_newlines_available`` says), byte by byte otherwise.
+int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors);
 
 #endif
