@@ -4,7 +4,7 @@
 
 void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket) {
     const uint8_t bit = (uint8_t)(1u << (bucket & 7));
-    for (size_t f = 0; f < 4; f++) {
+    for (size_t f = 0; f < CSIMD_POSITIONS; f++) {
         if (f >= length) {
             for (int nibble = 0; nibble < 16; nibble++) {
                 set->low[f][nibble] |= bit;
@@ -19,11 +19,11 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
         set->high[f][byte >> 4] |= bit;
         set->high[f][(byte >> 4) & ~2] |= bit;
     }
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < CSIMD_POSITIONS; f++) {
         memcpy(set->wide[f], set->low[f], 16);
         memcpy(set->wide[f] + 16, set->low[f], 16);
-        memcpy(set->wide[4 + f], set->high[f], 16);
-        memcpy(set->wide[4 + f] + 16, set->high[f], 16);
+        memcpy(set->wide[CSIMD_POSITIONS + f], set->high[f], 16);
+        memcpy(set->wide[CSIMD_POSITIONS + f] + 16, set->high[f], 16);
     }
 }
 
@@ -212,17 +212,15 @@ __attribute__((target("avx2"))) static inline __m256i csimd_buckets(__m256i byte
     return _mm256_and_si256(_mm256_shuffle_epi8(low, lo), _mm256_shuffle_epi8(high, hi));
 }
 
-/// The buckets that survive at each of the 32 positions starting at `p` (reads p[0] to p[34]).
+/// The buckets that survive at each of the 32 positions starting at `p` (reads p[0] to p[35]).
 __attribute__((target("avx2"), no_sanitize("address"))) static inline __m256i csimd_block(const uint8_t *p, const __m256i *tables) {
-#define CSIMD_TABLE(n) _mm256_loadu_si256(tables + (n))
-    __m256i r = csimd_buckets(_mm256_loadu_si256((const __m256i *)p), CSIMD_TABLE(0), CSIMD_TABLE(4));
-    r = _mm256_and_si256(
-        r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 1)), CSIMD_TABLE(1), CSIMD_TABLE(5)));
-    r = _mm256_and_si256(
-        r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 2)), CSIMD_TABLE(2), CSIMD_TABLE(6)));
+#define CSIMD_AT(n) \
+    csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + (n))), _mm256_loadu_si256(tables + (n)), \
+        _mm256_loadu_si256(tables + CSIMD_POSITIONS + (n)))
     return _mm256_and_si256(
-        r, csimd_buckets(_mm256_loadu_si256((const __m256i *)(p + 3)), CSIMD_TABLE(3), CSIMD_TABLE(7)));
-#undef CSIMD_TABLE
+        _mm256_and_si256(_mm256_and_si256(CSIMD_AT(0), CSIMD_AT(1)), _mm256_and_si256(CSIMD_AT(2), CSIMD_AT(3))),
+        CSIMD_AT(4));
+#undef CSIMD_AT
 }
 
 /// Verifies the candidates `hits` of one block (`base` is the block's first position in `bytes`). Out of line:
@@ -256,21 +254,21 @@ __attribute__((target("avx2"), no_sanitize("address"))) size_t csimd_literals_fi
     const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
     const __m256i *tables = (const __m256i *)set->wide;
     size_t i = 0;
-    for (; i + 35 <= count; i += 32) {
+    for (; i + 36 <= count; i += 32) {
         const size_t found = csimd_candidates(set, bytes, count, i, csimd_block(bytes + i, tables), ~0u, literal);
         if (found < count) return found;
     }
-    // The last positions (at most 34; fewer than 33 can begin a literal of three bytes or more). The block reads
-    // 35 bytes from `i`: past the end of the buffer, which is harmless while the read stays inside the page where
-    // the buffer's last bytes are (memory is mapped a page at a time); the positions past the end are masked out
-    // and a literal is only ever compared inside the buffer. Where the read would cross into the next page, the
-    // bytes are copied into a zero-padded block instead.
-    if (i + 2 < count) {
+    // The last positions (at most 35, of which fewer than 34 can begin a literal of three bytes or more: one block,
+    // and rarely a second for one position). A block reads 36 bytes from `i`: past the end of the buffer, which is
+    // harmless while the read stays inside the page where the buffer's last bytes are (memory is mapped a page at
+    // a time); the positions past the end are masked out and a literal is only ever compared inside the buffer.
+    // Where the read would cross into the next page, the bytes are copied into a zero-padded block instead.
+    for (; i + 2 < count; i += 32) {
         const size_t rest = count - i;
         const uint32_t valid = rest - 2 >= 32 ? ~0u : (1u << (rest - 2)) - 1;
         const uintptr_t page = 4096;
         __m256i r;
-        if (((uintptr_t)(bytes + i) & (page - 1)) <= page - 35) {
+        if (((uintptr_t)(bytes + i) & (page - 1)) <= page - 36) {
             r = csimd_block(bytes + i, tables);
         } else {
             uint8_t tail[64] = {0};
@@ -333,12 +331,11 @@ static inline uint8x16_t csimd_buckets(uint8x16_t bytes, const uint8_t *low, con
         vqtbl1q_u8(vld1q_u8(low), vandq_u8(bytes, vdupq_n_u8(0x0F))), vqtbl1q_u8(vld1q_u8(high), vshrq_n_u8(bytes, 4)));
 }
 
-/// The buckets that survive at each of the 16 positions starting at `p` (reads p[0] to p[18]).
+/// The buckets that survive at each of the 16 positions starting at `p` (reads p[0] to p[19]).
 __attribute__((no_sanitize("address"))) static inline uint8x16_t csimd_block(const uint8_t *p, const csimd_literals *set) {
     uint8x16_t r = csimd_buckets(vld1q_u8(p), set->low[0], set->high[0]);
-    r = vandq_u8(r, csimd_buckets(vld1q_u8(p + 1), set->low[1], set->high[1]));
-    r = vandq_u8(r, csimd_buckets(vld1q_u8(p + 2), set->low[2], set->high[2]));
-    return vandq_u8(r, csimd_buckets(vld1q_u8(p + 3), set->low[3], set->high[3]));
+    for (int n = 1; n < CSIMD_POSITIONS; n++) r = vandq_u8(r, csimd_buckets(vld1q_u8(p + n), set->low[n], set->high[n]));
+    return r;
 }
 
 /// Verifies the candidates of one block; `positions` is how many of its 16 lie inside the buffer.
@@ -367,24 +364,24 @@ static inline size_t csimd_candidates(
 __attribute__((no_sanitize("address"))) size_t csimd_literals_find(
     const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {
     size_t i = 0;
-    for (; i + 19 <= count; i += 16) {
+    for (; i + 20 <= count; i += 16) {
         const size_t found = csimd_candidates(set, bytes, count, i, csimd_block(bytes + i, set), 16, literal);
         if (found < count) return found;
     }
-    // The last positions (at most 18; fewer than 17 can begin a literal of three bytes or more), read as the x86
-    // path reads them: in place while the 19-byte read stays inside a 4 KiB block (pages are 4 or 16 KiB, so never
+    // The last positions (at most 19; fewer than 18 can begin a literal of three bytes or more), read as the x86
+    // path reads them: in place while the 20-byte read stays inside a 4 KiB block (pages are 4 or 16 KiB, so never
     // across a page), else from a zero-padded copy.
-    if (i + 2 < count) {
+    for (; i + 2 < count; i += 16) {
         const size_t rest = count - i;
         uint8x16_t r;
-        if (((uintptr_t)(bytes + i) & 4095) <= 4096 - 19) {
+        if (((uintptr_t)(bytes + i) & 4095) <= 4096 - 20) {
             r = csimd_block(bytes + i, set);
         } else {
             uint8_t tail[32] = {0};
             memcpy(tail, bytes + i, rest);
             r = csimd_block(tail, set);
         }
-        const size_t found = csimd_candidates(set, bytes, count, i, r, rest - 2, literal);
+        const size_t found = csimd_candidates(set, bytes, count, i, r, rest - 2 < 16 ? rest - 2 : 16, literal);
         if (found < count) return found;
     }
     return count;

@@ -114,76 +114,147 @@ public final class LiteralSearch: @unchecked Sendable {
         }
     }
 
-    /// Literals spread over eight buckets so that each bucket's nibble tables accept as few byte strings as can be:
-    /// the cost of a bucket is the product, over the four fingerprint positions, of how many low and high nibbles
-    /// its literals have there (a three-byte literal accepts every fourth byte). Literals with the same first four
-    /// bytes go together; then single moves and swaps between buckets are made while one lowers the total.
+    /// How often each byte is in the text searched, as a model of log messages: English letters at their usual
+    /// frequencies (either case; the tables accept both), spaces, digits, and a little of everything else. A
+    /// bucket costs the product, over the fingerprint's positions, of how much of the text its tables accept
+    /// there: the chance that it survives at a random position. Indexed by `high << 4 | low` nibble.
+    static let byteWeights: [Double] = {
+        var weights = [Double](repeating: 0.002, count: 256)
+        let letters: [(Character, Double)] = [
+            ("e", 12.7), ("t", 9.1), ("a", 8.2), ("o", 7.5), ("i", 7.0), ("n", 6.7), ("s", 6.3), ("h", 6.1),
+            ("r", 6.0), ("d", 4.3), ("l", 4.0), ("c", 2.8), ("u", 2.8), ("m", 2.4), ("w", 2.4), ("f", 2.2),
+            ("g", 2.0), ("y", 2.0), ("p", 1.9), ("b", 1.5), ("v", 1.0), ("k", 0.8), ("j", 0.15), ("x", 0.15),
+            ("q", 0.1), ("z", 0.07),
+        ]
+        for (letter, percent) in letters { weights[Int(letter.asciiValue ?? 0)] = percent / 100 * 0.7 }
+        for digit in UInt8(ascii: "0")...UInt8(ascii: "9") { weights[Int(digit)] = 0.008 }
+        weights[Int(UInt8(ascii: " "))] = 0.15
+        let total = weights.reduce(0, +)
+        return weights.map { $0 / total }
+    }()
+
+    /// ``byteWeights`` summed over the low nibbles a mask accepts, by halves of the mask: entry
+    /// `high << 9 | half << 8 | bits` is the weight of the bytes with high nibble `high` and a low nibble among
+    /// `bits` shifted left by `8 * half`.
+    static let nibbleWeights: [Double] = {
+        var sums = [Double](repeating: 0, count: 16 << 9)
+        for high in 0..<16 {
+            for half in 0..<2 {
+                let row = high << 9 | half << 8
+                for bits in 1..<256 {
+                    // The sum without the lowest bit, plus that bit's byte.
+                    let byte = high << 4 | (half * 8 + bits.trailingZeroBitCount)
+                    sums[row | bits] = sums[row | (bits & (bits - 1))] + byteWeights[byte]
+                }
+            }
+        }
+        return sums
+    }()
+
+    /// Literals spread over eight buckets so that together they survive at as few positions of typical text as can
+    /// be (``byteWeights``): literals with the same first five bytes go together; the others are placed one at a
+    /// time where they add least, then single moves and swaps between buckets are made while one lowers the total,
+    /// for at most 20 passes. (A cost that counts the nibbles a bucket accepts treats `q` like `e`, and let several
+    /// times more positions through on log messages.)
     static func buckets(_ literals: [[UInt8]]) -> [[Int]] {
+        let positions = Int(CSIMD_POSITIONS)
         var byFingerprint: [[UInt8]: [Int]] = [:]
         for (index, literal) in literals.enumerated() {
-            byFingerprint[Array(literal.prefix(4)).map { $0 | 0x20 }, default: []].append(index)
+            byFingerprint[Array(literal.prefix(positions)).map { $0 | 0x20 }, default: []].append(index)
         }
         let fingerprints = byFingerprint.keys.sorted { $0.lexicographicallyPrecedes($1) }
-        var groups = [[Int]](repeating: [], count: 8)  // indices into `fingerprints`
-        for index in fingerprints.indices { groups[index * 8 / fingerprints.count].append(index) }
-        // Per fingerprint, the nibbles it has at each position (low and high, alternately), as one-hot masks: a
-        // bucket's nibble sets are the OR of its members' (every nibble past a short fingerprint's end).
-        let masks: [SIMD8<UInt16>] = fingerprints.map { fingerprint in
-            var mask = SIMD8<UInt16>(repeating: 0xFFFF)
-            for (position, byte) in fingerprint.prefix(4).enumerated() {
+        // Per fingerprint, the low and high nibbles the tables accept at each position as one-hot masks (lanes
+        // 2p and 2p + 1; every nibble past a short fingerprint's end): a bucket's are the OR of its members'.
+        let masks: [SIMD16<UInt16>] = fingerprints.map { fingerprint in
+            var mask = SIMD16<UInt16>(repeating: 0)
+            for position in 0..<positions {
+                guard position < fingerprint.count else {
+                    mask[2 * position] = 0xFFFF
+                    mask[2 * position + 1] = 0xFFFF
+                    continue
+                }
+                let byte = fingerprint[position]
                 mask[2 * position] = 1 << UInt16(byte & 0x0F)
-                mask[2 * position + 1] = 1 << UInt16(byte >> 4)
+                mask[2 * position + 1] = 1 << UInt16(byte >> 4) | 1 << UInt16(byte >> 4 & ~2)
             }
             return mask
         }
-        /// The cost of `group` without `removed` and with `added` (-1: none), made without building the group.
-        func cost(_ group: [Int], removing removed: Int = -1, adding added: Int = -1) -> Double {
-            var union = SIMD8<UInt16>(repeating: 0)
-            var members = 0
-            for index in group where index != removed {
-                union |= masks[index]
-                members += 1
-            }
-            if added >= 0 {
-                union |= masks[added]
-                members += 1
-            }
-            guard members > 0 else { return 0 }
-            let counts = union.nonzeroBitCount
+        let halves = nibbleWeights
+        /// The chance that a bucket whose nibble masks are `union` survives at a position.
+        func cost(_ union: SIMD16<UInt16>) -> Double {
             var product = 1.0
-            for position in 0..<4 { product *= Double(counts[2 * position] * counts[2 * position + 1]) }
+            for position in 0..<positions {
+                let low = Int(union[2 * position])
+                var highs = union[2 * position + 1]
+                guard low != 0xFFFF || highs != 0xFFFF else { continue }  // a short fingerprint: any byte
+                var accepted = 0.0
+                while highs != 0 {
+                    let row = highs.trailingZeroBitCount << 9
+                    highs &= highs &- 1
+                    accepted += halves[row | low & 0xFF] + halves[row | 256 | low >> 8]
+                }
+                product *= accepted
+            }
             return product
         }
-        var improved = true
-        var rounds = 0
-        while improved, rounds < 1000 {
-            improved = false
-            rounds += 1
-            search: for a in 0..<8 {
-                for b in 0..<8 where b != a {
-                    let before = cost(groups[a]) + cost(groups[b])
-                    for x in groups[a] {
-                        let movedA = cost(groups[a], removing: x)
-                        if movedA + cost(groups[b], adding: x) < before {
-                            groups[a] = groups[a].filter { $0 != x }
+        /// The masks of `group` without its member `excluded` (-1: none).
+        func union(_ group: [Int], without excluded: Int = -1) -> SIMD16<UInt16> {
+            var union = SIMD16<UInt16>(repeating: 0)
+            for index in group where index != excluded { union |= masks[index] }
+            return union
+        }
+        var groups = [[Int]](repeating: [], count: 8)  // indices into `fingerprints`
+        var unions = [SIMD16<UInt16>](repeating: SIMD16(repeating: 0), count: 8)
+        var costs = [Double](repeating: 0, count: 8)
+        for index in fingerprints.indices {
+            var best = 0
+            var bestIncrease = Double.infinity
+            for bucket in 0..<8 {
+                let increase = cost(unions[bucket] | masks[index]) - costs[bucket]
+                if increase < bestIncrease {
+                    best = bucket
+                    bestIncrease = increase
+                }
+            }
+            groups[best].append(index)
+            unions[best] |= masks[index]
+            costs[best] = cost(unions[best])
+        }
+        for _ in 0..<20 {
+            var improved = false
+            for a in 0..<8 {
+                for x in groups[a] where groups[a].contains(x) {
+                    let unionWithoutX = union(groups[a], without: x)
+                    let costWithoutX = groups[a].count == 1 ? 0 : cost(unionWithoutX)
+                    moves: for b in 0..<8 where b != a {
+                        let before = (costs[a] + costs[b]) * (1 - 1e-9)
+                        let costBWithX = cost(unions[b] | masks[x])
+                        if costWithoutX + costBWithX < before {
+                            groups[a].removeAll { $0 == x }
                             groups[b].append(x)
+                            (unions[a], unions[b]) = (unionWithoutX, unions[b] | masks[x])
+                            (costs[a], costs[b]) = (costWithoutX, costBWithX)
                             improved = true
-                            break search
+                            break moves
                         }
                         for y in groups[b] {
                             // A swap: `a` loses x and gains y, `b` loses y and gains x.
-                            if cost(groups[a], removing: x, adding: y) + cost(groups[b], removing: y, adding: x)
-                                < before
-                            {
-                                groups[a] = groups[a].filter { $0 != x } + [y]
-                                groups[b] = groups[b].filter { $0 != y } + [x]
+                            let (newA, newB) = (unionWithoutX | masks[y], union(groups[b], without: y) | masks[x])
+                            let (costA, costB) = (cost(newA), cost(newB))
+                            if costA + costB < before {
+                                groups[a].removeAll { $0 == x }
+                                groups[a].append(y)
+                                groups[b].removeAll { $0 == y }
+                                groups[b].append(x)
+                                (unions[a], unions[b], costs[a], costs[b]) = (newA, newB, costA, costB)
                                 improved = true
-                                break search
+                                break moves
                             }
                         }
                     }
                 }
             }
+            if !improved { break }
         }
         return groups.map { group in group.flatMap { byFingerprint[fingerprints[$0]] ?? [] } }
     }

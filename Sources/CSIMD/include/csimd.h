@@ -5,18 +5,22 @@
 #include <stdint.h>
 
 /// A set of literals (three bytes or more, ASCII caseless) searched with Hyperscan's "Teddy" algorithm (as the
-/// Rust aho-corasick crate describes it): each literal's first four bytes, case folded by setting bit 5, go to
-/// one of eight buckets; for each of the four positions two 16-entry tables give, per low and per high nibble of a
-/// byte, the buckets holding a literal with that nibble there (a literal of three bytes accepts any fourth; the
-/// high-nibble tables accept a nibble with and without its bit 1, so the bytes searched need no folding). A
-/// position can begin a literal only where a bucket survives all eight lookups; 32 positions are tested at once
-/// with AVX2 byte shuffles (16 with NEON's `tbl` on AArch64), and only the surviving buckets' literals are compared.
+/// Rust aho-corasick crate describes it), over five positions: each literal's first five bytes, case folded by
+/// setting bit 5, go to one of eight buckets; for each of the five positions two 16-entry tables give, per low and
+/// per high nibble of a byte, the buckets holding a literal with that nibble there (a literal shorter than five
+/// bytes accepts any byte past its end; the high-nibble tables accept a nibble with and without its bit 1, so the
+/// bytes searched need no folding). A position can begin a literal only where a bucket survives all ten lookups;
+/// 32 positions are tested at once with AVX2 byte shuffles (16 with NEON's `tbl` on AArch64), and only the
+/// surviving buckets' literals are compared. (Five positions, not four: with some thirty keywords in eight buckets,
+/// a fifth byte cuts the positions that survive without being a keyword about fourfold on log messages.)
+#define CSIMD_POSITIONS 5
+
 typedef struct {
-    uint8_t low[4][16];
-    uint8_t high[4][16];
+    uint8_t low[CSIMD_POSITIONS][16];
+    uint8_t high[CSIMD_POSITIONS][16];
     /// The same tables twice over (both 128-bit lanes of an AVX2 register), low then high: loaded as they are on
     /// every call instead of being broadcast and spilled to the stack.
-    uint8_t wide[8][32];
+    uint8_t wide[2 * CSIMD_POSITIONS][32];
     /// Every literal's bytes, lowercased (A–Z only), one after another: literal k is
     /// `bytes[offsets[k]..<offsets[k + 1]]`.
     const uint8_t *bytes;
@@ -43,7 +47,7 @@ typedef struct {
 /// otherwise.
 int csimd_literals_available(void);
 
-/// Adds a literal's first four bytes (three for a three-byte literal) to `bucket` (0–7) of the nibble tables.
+/// Adds a literal's first five bytes (all of a shorter one) to `bucket` (0–7) of the nibble tables.
 void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket);
 
 /// The first position of `bytes[0..<count]` where a literal begins, or `count` when none does; `*literal` is then
