@@ -12,6 +12,10 @@ sources=(Tests/CSIMDHarness/harness.c Sources/CSIMD/literals.c)
 cc=${CC:-$(command -v cc || command -v clang || command -v gcc)}
 echo "== native ($(uname -m)), $cc"
 "$cc" -O2 -Wall -Wextra -ISources/CSIMD/include "${sources[@]}" -o "$out/native"
+if grep -qw avx512bw /proc/cpuinfo 2> /dev/null; then
+    echo "== native, AVX2 where AVX-512 would run (CSIMD_NO_AVX512)"
+    CSIMD_NO_AVX512=1 "$out/native"
+fi
 "$out/native"
 if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /dev/null; then
     echo "== aarch64 (NEON) under qemu"

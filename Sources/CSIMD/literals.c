@@ -1,5 +1,6 @@
 #include "csimd.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket) {
@@ -136,6 +137,10 @@ static int32_t csimd_verify(
         }
     }
     return best;
+}
+
+int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position) {
+    return position + 3 <= count ? csimd_verify(set, bytes, count, position, 0xFF) : -1;
 }
 
 /// The LF bits of the last `count` (< 64) bytes, one by one.
@@ -281,6 +286,81 @@ __attribute__((target("avx2"), no_sanitize("address"))) size_t csimd_literals_fi
     return count;
 }
 
+/// Bit p of the result: a bucket survives at position p of the 64 starting at `p` (AVX2: two blocks of 32).
+__attribute__((target("avx2"), no_sanitize("address"))) static inline uint64_t csimd_marks_avx2(
+    const uint8_t *p, const __m256i *tables) {
+    const __m256i zero = _mm256_setzero_si256();
+    const uint32_t low = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(csimd_block(p, tables), zero));
+    const uint32_t high = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(csimd_block(p + 32, tables), zero));
+    return (uint64_t)high << 32 | low;
+}
+
+__attribute__((target("avx2"), no_sanitize("address"))) static void csimd_scan_avx2(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
+    const __m256i *tables = (const __m256i *)set->wide;
+    const __m256i lf = _mm256_set1_epi8(0x0A);
+    for (size_t i = 0; i < count; i += 64) {
+        const uint32_t low = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i)), lf));
+        const uint32_t high = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i + 32)), lf));
+        newlines[i / 64] = (uint64_t)high << 32 | low;
+        candidates[i / 64] = csimd_marks_avx2(bytes + i, tables);
+    }
+}
+
+/// AVX-512: 64 positions per step, the nibble tables in four lanes each, the marks straight from mask registers.
+__attribute__((target("avx512f,avx512bw"), no_sanitize("address"))) static void csimd_scan_avx512(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
+    __m512i low[CSIMD_POSITIONS], high[CSIMD_POSITIONS];
+    for (int f = 0; f < CSIMD_POSITIONS; f++) {
+        low[f] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)set->low[f]));
+        high[f] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)set->high[f]));
+    }
+    const __m512i nibble = _mm512_set1_epi8(0x0F);
+    const __m512i lf = _mm512_set1_epi8(0x0A);
+    for (size_t i = 0; i < count; i += 64) {
+        const uint8_t *p = bytes + i;
+        const __m512i first = _mm512_loadu_si512((const void *)p);
+        newlines[i / 64] = _mm512_cmpeq_epi8_mask(first, lf);
+        __m512i r = _mm512_and_si512(_mm512_shuffle_epi8(low[0], _mm512_and_si512(first, nibble)),
+            _mm512_shuffle_epi8(high[0], _mm512_and_si512(_mm512_srli_epi16(first, 4), nibble)));
+        for (int f = 1; f < CSIMD_POSITIONS; f++) {
+            const __m512i v = _mm512_loadu_si512((const void *)(p + f));
+            r = _mm512_and_si512(r, _mm512_and_si512(_mm512_shuffle_epi8(low[f], _mm512_and_si512(v, nibble)),
+                _mm512_shuffle_epi8(high[f], _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble))));
+        }
+        candidates[i / 64] = _mm512_test_epi8_mask(r, r);
+    }
+}
+
+static int csimd_scan_level = -1;
+
+int csimd_scan_available(void) {
+    int level = __atomic_load_n(&csimd_scan_level, __ATOMIC_RELAXED);
+    if (level < 0) {
+        __builtin_cpu_init();
+        level = __builtin_cpu_supports("avx512bw") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+        if (getenv("CSIMD_NO_AVX512") && level == 2) level = 1;
+        __atomic_store_n(&csimd_scan_level, level, __ATOMIC_RELAXED);
+    }
+    return level;
+}
+
+void csimd_scan(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
+    if (csimd_scan_available() == 2) {
+        csimd_scan_avx512(set, bytes, count, newlines, candidates);
+    } else {
+        csimd_scan_avx2(set, bytes, count, newlines, candidates);
+    }
+    if (count % 64) {
+        const uint64_t kept = (1ull << (count % 64)) - 1;
+        newlines[count / 64] &= kept;
+        candidates[count / 64] &= kept;
+    }
+}
+
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 #include <arm_neon.h>
 
@@ -387,11 +467,52 @@ __attribute__((no_sanitize("address"))) size_t csimd_literals_find(
     return count;
 }
 
+/// One bit per byte of the four 16-byte vectors, lowest first, from bytes that are 0xFF or 0 (as `csimd_newlines`).
+static inline uint64_t csimd_bits(uint8x16_t t0, uint8x16_t t1, uint8x16_t t2, uint8x16_t t3) {
+    static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint8x16_t weight = vld1q_u8(weights);
+    uint8x16_t sum = vpaddq_u8(vpaddq_u8(vandq_u8(t0, weight), vandq_u8(t1, weight)),
+        vpaddq_u8(vandq_u8(t2, weight), vandq_u8(t3, weight)));
+    sum = vpaddq_u8(sum, sum);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
+}
+
+int csimd_scan_available(void) { return 1; }
+
+__attribute__((no_sanitize("address"))) void csimd_scan(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
+    const uint8x16_t lf = vdupq_n_u8(0x0A);
+    for (size_t i = 0; i < count; i += 64) {
+        const uint8_t *p = bytes + i;
+        newlines[i / 64] = csimd_bits(vceqq_u8(vld1q_u8(p), lf), vceqq_u8(vld1q_u8(p + 16), lf),
+            vceqq_u8(vld1q_u8(p + 32), lf), vceqq_u8(vld1q_u8(p + 48), lf));
+        const uint8x16_t r0 = csimd_block(p, set), r1 = csimd_block(p + 16, set);
+        const uint8x16_t r2 = csimd_block(p + 32, set), r3 = csimd_block(p + 48, set);
+        candidates[i / 64] = csimd_bits(vtstq_u8(r0, r0), vtstq_u8(r1, r1), vtstq_u8(r2, r2), vtstq_u8(r3, r3));
+    }
+    if (count % 64) {
+        const uint64_t kept = (1ull << (count % 64)) - 1;
+        newlines[count / 64] &= kept;
+        candidates[count / 64] &= kept;
+    }
+}
+
 #else
 
 int csimd_literals_available(void) { return 0; }
 
 int csimd_newlines_available(void) { return 0; }
+
+int csimd_scan_available(void) { return 0; }
+
+void csimd_scan(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
+    (void)set;
+    (void)bytes;
+    (void)count;
+    (void)newlines;
+    (void)candidates;
+}
 
 void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
     for (size_t i = 0; i < count; i += 64) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i < 64 ? count - i : 64);

@@ -112,6 +112,105 @@ public final class LiteralSearch: @unchecked Sendable {
             let found = csimd_literals_find(set, base.assumingMemoryBound(to: UInt8.self) + start, count, &literal)
             return found < count ? (Int(literal), start + found) : nil
         }
+
+        /// Marks a buffer's line feeds in `newlines` and in `candidates` the positions where a literal can begin
+        /// (``Marks``), in one pass (`csimd_scan`): bit p of word p / 64, bits past the end clear. Each bitmap
+        /// holds `(bytes.count + 63) / 64` words, and ``Marks/padding`` readable bytes follow `bytes`. Call only
+        /// where ``Marks/isAvailable``.
+        @inlinable
+        public func scan(
+            _ bytes: UnsafeRawBufferPointer, newlines: UnsafeMutablePointer<UInt64>,
+            candidates: UnsafeMutablePointer<UInt64>
+        ) {
+            guard let base = bytes.baseAddress else { return }
+            csimd_scan(set, base.assumingMemoryBound(to: UInt8.self), bytes.count, newlines, candidates)
+        }
+
+        /// ``first(in:from:)`` for a buffer inside the bytes `marks` covers: only the positions marked there are
+        /// checked (a buffer elsewhere is searched as usual). A buffer of up to 114 bytes with no mark costs two
+        /// loads of the marks.
+        @inlinable @inline(__always)
+        public func first(in buffer: UnsafeRawBufferPointer, from start: Int, marks: Marks) -> (
+            literal: Int, position: Int
+        )? {
+            guard let base = buffer.baseAddress else { return nil }
+            let offset = marks.origin.distance(to: base)
+            guard offset >= 0, offset &+ buffer.count <= marks.count else { return unmarked(buffer, from: start) }
+            guard start >= 0, start &+ 3 <= buffer.count else { return nil }
+            // The marks of the first 112 positions from `from` on, as two windows of 56 read from the bytes that
+            // hold them (the bitmaps have words to spare at their end for these reads): most buffers have no mark
+            // there and no more positions.
+            let from = offset &+ start
+            let positions = buffer.count &- 2 &- start  // those with three bytes or more left
+            if positions <= 112 {
+                let bits = UnsafeRawPointer(marks.bits)
+                let second = from &+ 56
+                let low = bits.loadUnaligned(fromByteOffset: from >> 3, as: UInt64.self) >> UInt64(from & 7)
+                let high = bits.loadUnaligned(fromByteOffset: second >> 3, as: UInt64.self) >> UInt64(second & 7)
+                let lowCount = min(positions, 56)
+                let highCount = max(positions &- 56, 0)
+                let any = low & ((1 &<< UInt64(lowCount)) &- 1) | high & ((1 &<< UInt64(highCount)) &- 1)
+                if any == 0 { return nil }
+            }
+            return marked(buffer, offset: offset, from: from, marks: marks)
+        }
+
+        /// The first literal at a marked position of `buffer` from `from` on (positions in the marked bytes).
+        @usableFromInline @inline(never)
+        func marked(_ buffer: UnsafeRawBufferPointer, offset: Int, from: Int, marks: Marks) -> (
+            literal: Int, position: Int
+        )? {
+            guard let base = buffer.baseAddress else { return nil }
+            let count = buffer.count
+            let end = offset &+ count &- 2
+            var word = from >> 6
+            var bits = marks.bits[word] & (~0 << UInt64(from & 63))
+            let bytes = base.assumingMemoryBound(to: UInt8.self)
+            while true {
+                while bits == 0 {
+                    word &+= 1
+                    guard word << 6 < end else { return nil }
+                    bits = marks.bits[word]
+                }
+                let position = word << 6 | bits.trailingZeroBitCount
+                guard position < end else { return nil }
+                bits &= bits &- 1
+                let literal = csimd_literal_verify(set, bytes, count, position &- offset)
+                if literal >= 0 { return (Int(literal), position &- offset) }
+            }
+        }
+
+        /// ``first(in:from:)``, out of line (a buffer outside the marked bytes: a copy of a line).
+        @usableFromInline @inline(never)
+        func unmarked(_ buffer: UnsafeRawBufferPointer, from start: Int) -> (literal: Int, position: Int)? {
+            first(in: buffer, from: start)
+        }
+    }
+
+    /// The positions of a span of bytes where a literal can begin, as ``Handle/scan(_:newlines:candidates:)``
+    /// marked them: bit p of `bits[p / 64]` for the byte at `origin + p`, for `count` bytes, in a bitmap of
+    /// ``words(for:)`` words. Valid while those bytes and marks are unchanged (a reader's chunk, while its lines
+    /// are handed out).
+    @frozen
+    public struct Marks: @unchecked Sendable {
+        public let origin: UnsafeRawPointer
+        public let bits: UnsafePointer<UInt64>
+        public let count: Int
+
+        public init(origin: UnsafeRawPointer, bits: UnsafePointer<UInt64>, count: Int) {
+            self.origin = origin
+            self.bits = bits
+            self.count = count
+        }
+
+        /// Whether the one-pass scan runs here (x86-64 with AVX2, AVX-512 where it has it, or AArch64).
+        public static let isAvailable = csimd_scan_available() != 0
+        /// Bytes past the end of a scanned buffer that the scan may read (and ignore).
+        public static let padding = Int(CSIMD_SCAN_PADDING)
+
+        /// The words of a bitmap of marks for `count` bytes: one bit per byte, and words to spare for the
+        /// unaligned reads near its end.
+        public static func words(for count: Int) -> Int { (count + 63) / 64 + 3 }
     }
 
     /// How often each byte is in the text searched, as a model of log messages: English letters at their usual

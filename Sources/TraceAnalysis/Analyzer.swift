@@ -183,6 +183,8 @@ struct InputAnalysis {
     /// The decoded message of an encoded (ndjson) record, reused.
     private var decoded: [UInt8] = []
     private let recognizer: EventRecognizer
+    /// Where the reader marked the keywords' candidates in its buffer (``LineReader/marks``), while it reads.
+    private var marks: LiteralSearch.Marks?
     /// Where the formats' and vocabulary's patterns gave up (a PCRE2 limit hit), by line.
     private let failureLog = MatchFailureLog()
     private let patternOrigins: [String: String]
@@ -294,6 +296,11 @@ struct InputAnalysis {
 
     mutating func read(_ reader: consuming LineReader) {
         var reader = reader
+        if let search = recognizer.keywordMarking {
+            reader.markKeywords(search)
+            marks = reader.marks
+        }
+        defer { marks = nil }
         do {
             try reader.forEachLine { line, _ in consume(line) }
         } catch {
@@ -525,7 +532,7 @@ struct InputAnalysis {
         lastTimeline = timeline
         lastTime = time
         lastEvent = nil
-        if let entry = recognizer.entryIndex(message) {
+        if let entry = recognizer.entryIndex(message, marks: marks) {
             let event = recognizer.event(ofEntry: entry)
             summary.lifecycleEvents += 1
             if event.family == .exitEvidence {

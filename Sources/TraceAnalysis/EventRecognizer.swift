@@ -211,20 +211,26 @@ public final class EventRecognizer {
         self.init(compiled: try Compiled(vocabulary))
     }
 
-    /// The index of the vocabulary entry the message means, or nil.
+    /// The index of the vocabulary entry the message means, or nil. `marks`: where a reader's one-pass scan
+    /// marked the positions a keyword can begin at (``LineReader/marks``), for a message inside its buffer.
     @inline(__always)
-    public func entryIndex(_ message: UnsafeRawBufferPointer) -> Int? {
+    public func entryIndex(_ message: UnsafeRawBufferPointer, marks: LiteralSearch.Marks? = nil) -> Int? {
         // Most messages hold no keyword: one search, and no state made for the loop over keywords.
-        guard let first = findKeyword(in: message, from: 0) else {
+        guard let first = findKeyword(in: message, from: 0, marks: marks) else {
             guard let unfiltered else { return nil }
             return Self.search(unfiltered, message)
         }
-        return entryIndex(message, first: first)
+        return entryIndex(message, first: first, marks: marks)
     }
 
-    /// ``entryIndex(_:)`` once a keyword is found.
+    /// The vector keyword search, for a reader to mark its candidates in each chunk (nil: the scalar scan).
+    var keywordMarking: LiteralSearch.Handle? { keywordSearch }
+
+    /// ``entryIndex(_:marks:)`` once a keyword is found.
     @inline(never)
-    private func entryIndex(_ message: UnsafeRawBufferPointer, first: (keyword: Int, position: Int)) -> Int? {
+    private func entryIndex(
+        _ message: UnsafeRawBufferPointer, first: (keyword: Int, position: Int), marks: LiteralSearch.Marks?
+    ) -> Int? {
         var (group, position) = first
         // The groups already searched in this message: the first 64 in a word, any others in a set made only for
         // a vocabulary that large (no state kept between calls, so nothing to reset).
@@ -241,7 +247,7 @@ public final class EventRecognizer {
                 isNew = triedBeyond?.insert(group).inserted ?? true
             }
             if isNew, let entry = Self.search(groups[group], message) { return entry }
-            guard let next = findKeyword(in: message, from: position + 1) else { break }
+            guard let next = findKeyword(in: message, from: position + 1, marks: marks) else { break }
             (group, position) = next
         }
         if let unfiltered { return Self.search(unfiltered, message) }
@@ -250,9 +256,17 @@ public final class EventRecognizer {
 
     /// The first keyword at or after `start`: its index and position.
     @inline(__always)
-    private func findKeyword(in message: UnsafeRawBufferPointer, from start: Int) -> (keyword: Int, position: Int)? {
+    private func findKeyword(in message: UnsafeRawBufferPointer, from start: Int, marks: LiteralSearch.Marks?) -> (
+        keyword: Int, position: Int
+    )? {
         guard let keywordSearch else { return keywords.find(in: message, from: start) }
-        return keywordSearch.first(in: message, from: start).map { ($0.literal, $0.position) }
+        let found =
+            if let marks {
+                keywordSearch.first(in: message, from: start, marks: marks)
+            } else {
+                keywordSearch.first(in: message, from: start)
+            }
+        return found.map { ($0.literal, $0.position) }
     }
 
     @inline(__always)

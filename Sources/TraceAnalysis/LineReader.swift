@@ -30,6 +30,10 @@ public struct LineReader: ~Copyable {
     /// The line feeds of the bytes read so far into ``buffer`` (one bit per byte), where the processor marks them
     /// with vectors: each line's end is then a bit scan, not a `memchr` call.
     private let newlines: UnsafeMutablePointer<UInt64>?
+    /// Where the keyword search ``markKeywords(_:)`` was given can find a keyword in the bytes read so far, marked
+    /// in the same pass as ``newlines`` (one bit per byte): a caller searches a line's message from these marks.
+    private var candidates: UnsafeMutablePointer<UInt64>?
+    private var keywords: LiteralSearch.Handle?
 
     /// Lines handed out so far.
     public private(set) var lineCount = 0
@@ -60,13 +64,47 @@ public struct LineReader: ~Copyable {
         self.chunkSize = max(chunkSize, 16)
         self.maximumLineLength = max(maximumLineLength, 16)
         self.capacity = self.chunkSize + self.maximumLineLength
-        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        // Zeroed, with the bytes the one-pass scan reads past the end of what was read.
+        let allocated = capacity + LiteralSearch.Marks.padding
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: allocated, alignment: 64)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: allocated)
         self.newlines = NewlineScan.isAvailable ? .allocate(capacity: (capacity + 63) / 64) : nil
     }
 
     deinit {
         buffer.deallocate()
         newlines?.deallocate()
+        candidates?.deallocate()
+    }
+
+    /// Marks, with each chunk's line feeds, where `search` can find a literal (``marks``), where the processor
+    /// runs the one-pass scan; else nothing changes.
+    public mutating func markKeywords(_ search: LiteralSearch.Handle) {
+        guard newlines != nil, LiteralSearch.Marks.isAvailable, candidates == nil else { return }
+        let words = LiteralSearch.Marks.words(for: capacity)
+        candidates = .allocate(capacity: words)
+        candidates?.initialize(repeating: 0, count: words)
+        keywords = search
+    }
+
+    /// The positions of the reader's buffer where the search given to ``markKeywords(_:)`` can find a literal,
+    /// valid for each line while it is handed out; nil when nothing is marked.
+    public var marks: LiteralSearch.Marks? {
+        candidates.map { bits in
+            LiteralSearch.Marks(origin: UnsafeRawPointer(buffer), bits: UnsafePointer(bits), count: capacity)
+        }
+    }
+
+    /// Marks the line feeds (and the keywords' candidates) of the first `count` bytes of the buffer.
+    @inline(__always)
+    private func mark(_ count: Int) {
+        guard let newlines else { return }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+        if let keywords, let candidates {
+            keywords.scan(bytes, newlines: newlines, candidates: candidates)
+        } else {
+            NewlineScan.mark(bytes, into: newlines)
+        }
     }
 
     /// The first LF in `buffer[start..<end]`, from the marks of the bytes read (``newlines``) or with `memchr`.
@@ -154,7 +192,7 @@ public struct LineReader: ~Copyable {
             if got == 0 { break }
             byteCount += Int64(got)
             let end = pending + got
-            if let newlines { NewlineScan.mark(UnsafeRawBufferPointer(start: buffer, count: end), into: newlines) }
+            mark(end)
             var start = 0
             while start < end {
                 guard let newline = newline(from: start, to: end) else { break }
@@ -184,7 +222,10 @@ public struct LineReader: ~Copyable {
             if remaining > 0, start > 0 { memmove(buffer, buffer + start, remaining) }
             pending = remaining
         }
-        if pending > 0 { try emit(0, pending, body) }
+        if pending > 0 {
+            mark(pending)  // the bytes were moved since they were marked
+            try emit(0, pending, body)
+        }
     }
 
     private mutating func emit(

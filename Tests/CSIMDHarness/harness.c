@@ -63,6 +63,46 @@ static void check(const csimd_literals *set, const uint8_t *text, size_t count) 
     }
 }
 
+/// The chunk scan over a buffer of lines: exact LF marks, and a mark at every position where a literal begins;
+/// then each line's first literal found from the marks (as a reader's caller does) against the naive search.
+static void check_scan(const csimd_literals *set, const uint8_t *text, size_t count) {
+    static uint64_t newlines[64], candidates[64];
+    memset(newlines, 0xA5, sizeof newlines);
+    memset(candidates, 0xA5, sizeof candidates);
+    csimd_scan(set, text, count, newlines, candidates);
+    int ok = 1;
+    for (size_t p = 0; p < (count + 63) / 64 * 64; p++) {
+        const int lf = p < count && text[p] == 0x0A;
+        if ((int)(newlines[p / 64] >> (p % 64) & 1) != lf) ok = 0;
+        if (p >= count && (candidates[p / 64] >> (p % 64) & 1)) ok = 0;
+    }
+    // Lines (LF-separated): the first literal of each from its marks.
+    size_t start = 0;
+    while (ok && start <= count) {
+        size_t end = start;
+        while (end < count && text[end] != 0x0A) end++;
+        int32_t expected_literal = -1;
+        const long expected = naive(text + start, end - start, &expected_literal);
+        long got = -1;
+        int32_t got_literal = -1;
+        for (size_t p = start; p < end && got < 0; p++) {
+            if (!(candidates[p / 64] >> (p % 64) & 1)) continue;
+            const int32_t k = csimd_literal_verify(set, text + start, end - start, p - start);
+            if (k >= 0) {
+                got = (long)(p - start);
+                got_literal = k;
+            }
+        }
+        if (got != expected || (got >= 0 && got_literal != expected_literal)) ok = 0;
+        start = end + 1;
+    }
+    if (ok) {
+        passed++;
+    } else if (++failed <= 5) {
+        fprintf(stderr, "scan mismatch: %.*s\n", (int)count, (const char *)text);
+    }
+}
+
 int main(void) {
     if (!csimd_literals_available()) {
         printf("csimd: not available on this processor; nothing to check\n0 passed, 0 failed\n");
@@ -126,6 +166,16 @@ int main(void) {
                 }
             }
             for (size_t start = 0; start <= count; start += (count > 64 ? 5 : 1)) check(&set, text + start, count - start);
+            if (indexed && csimd_scan_available()) {
+                // The same pieces as lines: some separators become LFs; the scan reads padding past the end.
+                static uint8_t lines[sizeof text + CSIMD_SCAN_PADDING];
+                memcpy(lines, text, count);
+                for (size_t i = 0; i < count; i++) {
+                    if (next() % 23 == 0) lines[i] = 0x0A;
+                }
+                memset(lines + count, (int)(next() & 0xFF), CSIMD_SCAN_PADDING);
+                check_scan(&set, lines, count);
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import NativeKit
 import Testing
 
 @testable import TraceAnalysis
@@ -9,6 +10,47 @@ struct LineReaderTests {
         var out: [[UInt8]] = []
         try reader.forEachLine { line, _ in out.append(Array(line)) }
         return (out, reader.truncatedLineCount)
+    }
+
+    /// Every line handed out has the keyword marks of its own bytes (``LineReader/marks``): the search from the
+    /// marks finds what a search of the line alone finds, in chunks of every size from 16 bytes (lines moved to
+    /// the buffer's start between reads), with long lines cut, CRLF, and a last line without a newline.
+    @Test func keywordMarksMatchASearchOfEachLine() throws {
+        let keywords = ["active", "background", "nib", "view", "terminated", "terminate", "8badf00d"]
+        guard let search = LiteralSearch(keywords.map { Array($0.utf8) }), LiteralSearch.Marks.isAvailable else {
+            return  // no vectors here: the reader marks nothing and callers search each message
+        }
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % 1_000_000)
+        }
+        let pieces = keywords + ["Active", "VIEW", "vie", "termin", " ", "x", "did become ", "\r\n", "\n", "0x7f"]
+        var text = ""
+        for _ in 0..<3000 { text += pieces[next() % pieces.count] }
+        text += "applicationDidBecomeActive"  // no newline at the end
+        let bytes = Array(text.utf8)
+        for chunk in [16, 17, 64, 100, 4096] {
+            var reader = LineReader(bytes: bytes, chunkSize: chunk, maximumLineLength: 80)
+            reader.markKeywords(search.handle)
+            let marked = reader.marks
+            #expect(marked != nil)
+            guard let marks = marked else { continue }
+            var checked = 0
+            try reader.forEachLine { line, _ in
+                for start in [0, 1, 5] where start <= line.count {
+                    let found = search.handle.first(in: line, from: start, marks: marks)
+                    let plain = search.first(in: line, from: start)
+                    if found?.literal != plain?.literal || found?.position != plain?.position {
+                        Issue.record("chunk \(chunk), line \(String(decoding: line, as: UTF8.self)) from \(start)")
+                    }
+                    if plain != nil { checked += 1 }
+                }
+            }
+            #expect(checked > 100)
+        }
     }
 
     @Test func splitsLFAndCRLFAndKeepsALastLineWithoutNewline() throws {

@@ -72,4 +72,23 @@ void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap);
 /// `vectors` (what ``csimd_newlines_available`` says), byte by byte otherwise.
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors);
 
+/// Bytes past `count` that ``csimd_scan`` may read (and ignore): the caller's buffer holds them.
+#define CSIMD_SCAN_PADDING 128
+
+/// Whether `csimd_scan` runs here: 2 with AVX-512 (BW), 1 with AVX2 or NEON, 0 where it does not (the caller keeps
+/// `csimd_newlines` and `csimd_literals_find`). `CSIMD_NO_AVX512` in the environment keeps AVX2 (tests compare).
+int csimd_scan_available(void);
+
+/// One pass over a buffer for both of its per-chunk marks: every LF of `bytes[0..<count]` in `newlines` (as
+/// `csimd_newlines`), and in `candidates` every position where a literal of `set` can begin, by the vector filter
+/// alone (each position where one does begin is marked; most marked ones are not verified here). Bit p of word
+/// p / 64, bits past `count` clear; both bitmaps hold (count + 63) / 64 words. Reads up to `CSIMD_SCAN_PADDING`
+/// bytes past `count`, which must be readable. Call only where `csimd_scan_available()` said yes.
+void csimd_scan(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates);
+
+/// The lowest-numbered literal of `set` that begins at `position` of `bytes[0..<count]` (compared inside the
+/// buffer only, without ASCII case), or -1: the check of a position `csimd_scan` marked.
+int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position);
+
 #endif
