@@ -256,6 +256,8 @@ struct InputAnalysis {
     /// one of the same process). Valid while `tailRecent` is `cachedRecent`; dropped (nil) where an entry of
     /// `recent` is replaced or the cache emptied.
     private var tail: NSLogHeader.Tail?
+    /// The last date and time an NSLog header was accepted with (``NSLogHeader/DateTime``).
+    private var headerDates = NSLogHeader.DateTime()
     private var tailRecent = -1
 
     private struct ProcessKey: Hashable {
@@ -385,7 +387,8 @@ struct InputAnalysis {
         if parser.quickShape != nil {
             // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
             // general `Fields` (what `parse` then `record` would do, step for step).
-            let (header, repeatsTail) = NSLogHeader.match(line, tail: tailRecent == cachedRecent ? tail : nil)
+            let (header, repeatsTail) = NSLogHeader.match(
+                line, tail: tailRecent == cachedRecent ? tail : nil, dates: &headerDates)
             if let header, let format = parser.quickFormat(header, likeLast: bracketDepth > 0) {
                 flushTies()
                 quickRecord(header, format: format, line, number, repeatsTail: repeatsTail)

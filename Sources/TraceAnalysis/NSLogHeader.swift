@@ -92,17 +92,38 @@ enum NSLogHeader {
         }
     }
 
+    /// The first 20 bytes of the last line whose date and time ``dateAndTime(_:)`` accepted, as its three words:
+    /// the lines of one second repeat them, and then the check is three comparisons.
+    struct DateTime {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var isSet = false
+    }
+
     /// The match of whichever NSLog pattern matches `line`, or nil when neither does.
-    static func match(_ line: UnsafeRawBufferPointer) -> Match? { match(line, tail: nil).match }
+    static func match(_ line: UnsafeRawBufferPointer) -> Match? {
+        var dates = DateTime()
+        return match(line, tail: nil, dates: &dates).match
+    }
 
     /// ``match(_:)``, and whether the line repeats `tail` (then the match's process and pid are the tail's).
+    /// `dates`: the last date and time accepted, kept from line to line.
     @inline(__always)
-    static func match(_ line: UnsafeRawBufferPointer, tail: Tail?) -> (match: Match?, repeatsTail: Bool) {
+    static func match(_ line: UnsafeRawBufferPointer, tail: Tail?, dates: inout DateTime) -> (
+        match: Match?, repeatsTail: Bool
+    ) {
         let count = line.count
         // Shortest possible: 19 (date and time) + ".0 " + "p[1:1]".
         guard count >= 28, let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (nil, false) }
-        // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`, eight bytes at a time.
-        guard dateAndTime(UnsafeRawPointer(base)) else { return (nil, false) }
+        // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`, eight bytes at a time, unless they are the last ones accepted.
+        let raw = UnsafeRawPointer(base)
+        let words = (
+            raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+        )
+        if !dates.isSet || words != dates.words {
+            guard dateAndTime(raw) else { return (nil, false) }
+            dates = DateTime(words: words, isSet: true)
+        }
         guard let (shape, end) = timestampEnd(base, count) else { return (nil, false) }
         if let tail, tail.shape == shape, end &+ tail.count <= count, tail.isAt(UnsafeRawPointer(base), end) {
             let process = (end &+ 1)..<(end &+ 1 &+ tail.processCount)

@@ -55,7 +55,10 @@ struct NSLogHeaderTests {
         guard let previous, let earlier = previous.withUnsafeBytes({ NSLogHeader.match($0) }),
             let tail = previous.withUnsafeBytes({ NSLogHeader.Tail(earlier, in: $0) })
         else { return false }
-        let (afterTail, repeatsTail) = line.withUnsafeBytes { NSLogHeader.match($0, tail: tail) }
+        // After the previous line's tail, and with the date and time its header was accepted with.
+        var dates = NSLogHeader.DateTime()
+        _ = previous.withUnsafeBytes { NSLogHeader.match($0, tail: nil, dates: &dates) }
+        let (afterTail, repeatsTail) = line.withUnsafeBytes { NSLogHeader.match($0, tail: tail, dates: &dates) }
         #expect(same(afterTail, expected), "after the tail of \(String(decoding: previous, as: UTF8.self)): \(text)")
         if repeatsTail, let afterTail {
             #expect(line[afterTail.process] == previous[earlier.process], "\(text)")
