@@ -381,19 +381,30 @@ struct InputAnalysis {
     /// Accounts for one line: a record of a format, a continuation, blank, furniture, a repeat, a bare record, or
     /// unparsed.
     private mutating func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
+        guard parser.quickShape != nil else { return classify(line, number, header: nil, read: false) }
+        // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
+        // general `Fields` (what `parse` then `record` would do, step for step). This path is a small function
+        // of its own, so that the header's match and the record are inlined into it.
+        let (header, repeatsTail) = NSLogHeader.match(
+            line, tail: tailRecent == cachedRecent ? tail : nil, dates: &headerDates)
+        if let header, let format = parser.quickFormat(header, likeLast: bracketDepth > 0) {
+            flushTies()
+            quickRecord(header, format: format, line, number, repeatsTail: repeatsTail)
+            return
+        }
+        classify(line, number, header: header, read: true)
+    }
+
+    /// ``classify(_:_:)`` for every line the quick path does not take; `read`: `header` is the line's
+    /// ``NSLogHeader`` match, already made.
+    @inline(never)
+    private mutating func classify(
+        _ line: UnsafeRawBufferPointer, _ number: Int, header: NSLogHeader.Match?, read: Bool
+    ) {
         // Inside an open dump only the last record's shape can end it: a full search would be wasted on every
         // line of a long NSDictionary.
         let parsed: RecordParser.Fields?
-        if parser.quickShape != nil {
-            // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
-            // general `Fields` (what `parse` then `record` would do, step for step).
-            let (header, repeatsTail) = NSLogHeader.match(
-                line, tail: tailRecent == cachedRecent ? tail : nil, dates: &headerDates)
-            if let header, let format = parser.quickFormat(header, likeLast: bracketDepth > 0) {
-                flushTies()
-                quickRecord(header, format: format, line, number, repeatsTail: repeatsTail)
-                return
-            }
+        if read {
             parsed = bracketDepth > 0 ? parser.parseLikeLast(line, header: header) : parser.parse(line, header: header)
         } else {
             parsed = bracketDepth > 0 ? parser.parseLikeLast(line) : parser.parse(line)
