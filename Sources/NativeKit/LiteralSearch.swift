@@ -278,10 +278,12 @@ public final class LiteralSearch: @unchecked Sendable {
             }
             return mask
         }
-        let table = UnsafeMutableBufferPointer<Double>.allocate(capacity: nibbleWeights.count)
+        // Read without bounds checks: some 6,500 costs are reckoned at start-up.
+        let weights = nibbleWeights
+        let table = UnsafeMutablePointer<Double>.allocate(capacity: weights.count)
         defer { table.deallocate() }
-        _ = table.initialize(from: nibbleWeights)
-        let halves = UnsafePointer(table.baseAddress!)  // read without bounds checks: 6,500 costs at start-up
+        table.initialize(from: weights, count: weights.count)
+        let halves = UnsafePointer(table)
         /// The chance that a bucket whose nibble masks are `union` survives at a position.
         func cost(_ union: SIMD16<UInt16>) -> Double {
             var product = 1.0
