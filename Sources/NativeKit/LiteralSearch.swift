@@ -137,21 +137,8 @@ public final class LiteralSearch: @unchecked Sendable {
             let offset = marks.origin.distance(to: base)
             guard offset >= 0, offset &+ buffer.count <= marks.count else { return unmarked(buffer, from: start) }
             guard start >= 0, start &+ 3 <= buffer.count else { return nil }
-            // The marks of the first 112 positions from `from` on, as two windows of 56 read from the bytes that
-            // hold them (the bitmaps have words to spare at their end for these reads): most buffers have no mark
-            // there and no more positions.
             let from = offset &+ start
-            let positions = buffer.count &- 2 &- start  // those with three bytes or more left
-            if positions <= 112 {
-                let bits = UnsafeRawPointer(marks.bits)
-                let second = from &+ 56
-                let low = bits.loadUnaligned(fromByteOffset: from >> 3, as: UInt64.self) >> UInt64(from & 7)
-                let high = bits.loadUnaligned(fromByteOffset: second >> 3, as: UInt64.self) >> UInt64(second & 7)
-                let lowCount = min(positions, 56)
-                let highCount = max(positions &- 56, 0)
-                let any = low & ((1 &<< UInt64(lowCount)) &- 1) | high & ((1 &<< UInt64(highCount)) &- 1)
-                if any == 0 { return nil }
-            }
+            if marks.noneMarked(from: from, positions: buffer.count &- 2 &- start) { return nil }
             return marked(buffer, offset: offset, from: from, marks: marks)
         }
 
@@ -201,6 +188,33 @@ public final class LiteralSearch: @unchecked Sendable {
             self.origin = origin
             self.bits = bits
             self.count = count
+        }
+
+        /// Whether `buffer` lies inside the marked bytes with none of its positions marked (positions with three
+        /// bytes or more left; for a buffer of up to 114 bytes: a longer one is not looked at and gives false):
+        /// then no literal begins in it. Two loads of the marks.
+        @inlinable @inline(__always)
+        public func noneMarked(in buffer: UnsafeRawBufferPointer) -> Bool {
+            guard let base = buffer.baseAddress else { return true }
+            let offset = origin.distance(to: base)
+            guard offset >= 0, offset &+ buffer.count <= count else { return false }
+            return noneMarked(from: offset, positions: buffer.count &- 2)
+        }
+
+        /// Whether none of the `positions` marks from `from` on is set, for at most 112 positions (more: false).
+        /// The marks are read as two windows of 56 from the bytes that hold them (the bitmaps have words to spare
+        /// at their end for these reads).
+        @inlinable @inline(__always)
+        func noneMarked(from: Int, positions: Int) -> Bool {
+            guard positions <= 112 else { return false }
+            guard positions > 0 else { return true }
+            let raw = UnsafeRawPointer(bits)
+            let second = from &+ 56
+            let low = raw.loadUnaligned(fromByteOffset: from &>> 3, as: UInt64.self) &>> UInt64(from & 7)
+            let high = raw.loadUnaligned(fromByteOffset: second &>> 3, as: UInt64.self) &>> UInt64(second & 7)
+            let lowCount = min(positions, 56)
+            let highCount = max(positions &- 56, 0)
+            return low & ((1 &<< UInt64(lowCount)) &- 1) | high & ((1 &<< UInt64(highCount)) &- 1) == 0
         }
 
         /// Whether the one-pass scan runs here (x86-64 with AVX2, AVX-512 where it has it, or AArch64).

@@ -215,7 +215,15 @@ public final class EventRecognizer {
     /// marked the positions a keyword can begin at (``LineReader/marks``), for a message inside its buffer.
     @inline(__always)
     public func entryIndex(_ message: UnsafeRawBufferPointer, marks: LiteralSearch.Marks? = nil) -> Int? {
-        // Most messages hold no keyword: one search, and no state made for the loop over keywords.
+        // Most messages hold no keyword, and most of those have none of their positions marked: two loads.
+        if unfiltered == nil, keywordSearch != nil, let marks, marks.noneMarked(in: message) { return nil }
+        return searchedEntryIndex(message, marks: marks)
+    }
+
+    /// ``entryIndex(_:marks:)`` past the marks.
+    @inline(never)
+    private func searchedEntryIndex(_ message: UnsafeRawBufferPointer, marks: LiteralSearch.Marks?) -> Int? {
+        // One search, and no state made for the loop over keywords when it finds none.
         guard let first = findKeyword(in: message, from: 0, marks: marks) else {
             guard let unfiltered else { return nil }
             return Self.search(unfiltered, message)
