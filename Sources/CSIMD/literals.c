@@ -143,6 +143,14 @@ int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, si
     return position + 3 <= count ? csimd_verify(set, bytes, count, position, 0xFF) : -1;
 }
 
+/// Clears the bits past `count` in the last word of both of `csimd_scan`'s bitmaps.
+static inline void csimd_clear_past(size_t count, uint64_t *newlines, uint64_t *candidates) {
+    if (count % 64 == 0) return;
+    const uint64_t kept = (1ull << (count % 64)) - 1;
+    newlines[count / 64] &= kept;
+    candidates[count / 64] &= kept;
+}
+
 /// The LF bits of the last `count` (< 64) bytes, one by one.
 static inline uint64_t csimd_newline_tail(const uint8_t *bytes, size_t count) {
     uint64_t word = 0;
@@ -171,16 +179,18 @@ int csimd_newlines_available(void) {
     return __builtin_cpu_supports("avx2");
 }
 
-__attribute__((target("avx2"))) void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
+/// The LF marks of the 64 bytes at `p`.
+__attribute__((target("avx2"))) static inline uint64_t csimd_newlines64(const uint8_t *p) {
     const __m256i lf = _mm256_set1_epi8(0x0A);
+    const uint32_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)p), lf));
+    const uint32_t high =
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(p + 32)), lf));
+    return (uint64_t)high << 32 | low;
+}
+
+__attribute__((target("avx2"))) void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
     size_t i = 0;
-    for (; i + 64 <= count; i += 64) {
-        const uint32_t low = (uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i)), lf));
-        const uint32_t high = (uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i + 32)), lf));
-        bitmap[i / 64] = (uint64_t)high << 32 | low;
-    }
+    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_newlines64(bytes + i);
     if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
 }
 
@@ -298,13 +308,8 @@ __attribute__((target("avx2"), no_sanitize("address"))) static inline uint64_t c
 __attribute__((target("avx2"), no_sanitize("address"))) static void csimd_scan_avx2(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
     const __m256i *tables = (const __m256i *)set->wide;
-    const __m256i lf = _mm256_set1_epi8(0x0A);
     for (size_t i = 0; i < count; i += 64) {
-        const uint32_t low = (uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i)), lf));
-        const uint32_t high = (uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + i + 32)), lf));
-        newlines[i / 64] = (uint64_t)high << 32 | low;
+        newlines[i / 64] = csimd_newlines64(bytes + i);
         candidates[i / 64] = csimd_marks_avx2(bytes + i, tables);
     }
 }
@@ -354,11 +359,7 @@ void csimd_scan(
     } else {
         csimd_scan_avx2(set, bytes, count, newlines, candidates);
     }
-    if (count % 64) {
-        const uint64_t kept = (1ull << (count % 64)) - 1;
-        newlines[count / 64] &= kept;
-        candidates[count / 64] &= kept;
-    }
+    csimd_clear_past(count, newlines, candidates);
 }
 
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
@@ -366,22 +367,27 @@ void csimd_scan(
 
 int csimd_newlines_available(void) { return 1; }
 
-void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
-    // One bit per byte from four comparisons (NEON has no byte mask move): each byte weighted by its bit, then
-    // summed pairwise three times.
+/// One bit per byte of four 16-byte vectors of 0xFF or 0 bytes, lowest first (NEON has no byte mask move): each
+/// byte weighted by its bit, then summed pairwise three times.
+static inline uint64_t csimd_bits(uint8x16_t t0, uint8x16_t t1, uint8x16_t t2, uint8x16_t t3) {
     static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
     const uint8x16_t weight = vld1q_u8(weights);
+    uint8x16_t sum = vpaddq_u8(vpaddq_u8(vandq_u8(t0, weight), vandq_u8(t1, weight)),
+        vpaddq_u8(vandq_u8(t2, weight), vandq_u8(t3, weight)));
+    sum = vpaddq_u8(sum, sum);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
+}
+
+/// The LF marks of the 64 bytes at `p`.
+static inline uint64_t csimd_newlines64(const uint8_t *p) {
     const uint8x16_t lf = vdupq_n_u8(0x0A);
+    return csimd_bits(vceqq_u8(vld1q_u8(p), lf), vceqq_u8(vld1q_u8(p + 16), lf), vceqq_u8(vld1q_u8(p + 32), lf),
+        vceqq_u8(vld1q_u8(p + 48), lf));
+}
+
+void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
     size_t i = 0;
-    for (; i + 64 <= count; i += 64) {
-        const uint8x16_t t0 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i), lf), weight);
-        const uint8x16_t t1 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i + 16), lf), weight);
-        const uint8x16_t t2 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i + 32), lf), weight);
-        const uint8x16_t t3 = vandq_u8(vceqq_u8(vld1q_u8(bytes + i + 48), lf), weight);
-        uint8x16_t sum = vpaddq_u8(vpaddq_u8(t0, t1), vpaddq_u8(t2, t3));
-        sum = vpaddq_u8(sum, sum);
-        bitmap[i / 64] = vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
-    }
+    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_newlines64(bytes + i);
     if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
 }
 
@@ -467,34 +473,18 @@ __attribute__((no_sanitize("address"))) size_t csimd_literals_find(
     return count;
 }
 
-/// One bit per byte of the four 16-byte vectors, lowest first, from bytes that are 0xFF or 0 (as `csimd_newlines`).
-static inline uint64_t csimd_bits(uint8x16_t t0, uint8x16_t t1, uint8x16_t t2, uint8x16_t t3) {
-    static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
-    const uint8x16_t weight = vld1q_u8(weights);
-    uint8x16_t sum = vpaddq_u8(vpaddq_u8(vandq_u8(t0, weight), vandq_u8(t1, weight)),
-        vpaddq_u8(vandq_u8(t2, weight), vandq_u8(t3, weight)));
-    sum = vpaddq_u8(sum, sum);
-    return vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
-}
-
 int csimd_scan_available(void) { return 1; }
 
 __attribute__((no_sanitize("address"))) void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
-    const uint8x16_t lf = vdupq_n_u8(0x0A);
     for (size_t i = 0; i < count; i += 64) {
         const uint8_t *p = bytes + i;
-        newlines[i / 64] = csimd_bits(vceqq_u8(vld1q_u8(p), lf), vceqq_u8(vld1q_u8(p + 16), lf),
-            vceqq_u8(vld1q_u8(p + 32), lf), vceqq_u8(vld1q_u8(p + 48), lf));
+        newlines[i / 64] = csimd_newlines64(p);
         const uint8x16_t r0 = csimd_block(p, set), r1 = csimd_block(p + 16, set);
         const uint8x16_t r2 = csimd_block(p + 32, set), r3 = csimd_block(p + 48, set);
         candidates[i / 64] = csimd_bits(vtstq_u8(r0, r0), vtstq_u8(r1, r1), vtstq_u8(r2, r2), vtstq_u8(r3, r3));
     }
-    if (count % 64) {
-        const uint64_t kept = (1ull << (count % 64)) - 1;
-        newlines[count / 64] &= kept;
-        candidates[count / 64] &= kept;
-    }
+    csimd_clear_past(count, newlines, candidates);
 }
 
 #else

@@ -64,10 +64,12 @@ public struct LineReader: ~Copyable {
         self.chunkSize = max(chunkSize, 16)
         self.maximumLineLength = max(maximumLineLength, 16)
         self.capacity = self.chunkSize + self.maximumLineLength
-        // Zeroed, with the bytes the one-pass scan reads past the end of what was read.
-        let allocated = capacity + LiteralSearch.Marks.padding
-        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: allocated, alignment: 64)
-        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: allocated)
+        // With the bytes the one-pass scan reads past the end of what was read (zeroed; the buffer itself is
+        // not, so a small input touches only the pages it fills). Marks that depend on bytes past the end are
+        // at positions no literal fits in, and a literal is only ever compared inside a line.
+        let padding = LiteralSearch.Marks.padding
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + padding, alignment: 64)
+        (buffer + capacity).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
         self.newlines = NewlineScan.isAvailable ? .allocate(capacity: (capacity + 63) / 64) : nil
     }
 
