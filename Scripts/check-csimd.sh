@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks the vector keyword search (Sources/CSIMD) against a naive search with a small C harness
-# (Tests/CSIMDHarness/harness.c): built natively (the AVX2 path on x86-64, NEON on AArch64), and for AArch64 under
+# Checks the vector keyword search and chunk scan (Sources/CSIMD) against naive loops with a small C harness
+# (Tests/CSIMDHarness/harness.c): built natively (AVX-512 where the processor has it, then again as AVX2 with
+# CSIMD_NO_AVX512; NEON on AArch64), and for AArch64 under
 # qemu where `aarch64-linux-gnu-gcc` and `qemu-aarch64` are installed (Debian: gcc-aarch64-linux-gnu
 # libc6-dev-arm64-cross qemu-user), so the NEON path Apple silicon runs is checked on an x86 machine too.
 # The Swift tests check the path of the machine they run on through the library; this covers the other one.
