@@ -174,9 +174,17 @@ static inline int64_t csimd_bracket_tail(const uint8_t *bytes, size_t count) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-int csimd_newlines_available(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
+static int csimd_level = -1;
+
+int csimd_vector_level(void) {
+    int level = __atomic_load_n(&csimd_level, __ATOMIC_RELAXED);
+    if (level < 0) {
+        __builtin_cpu_init();
+        level = __builtin_cpu_supports("avx512bw") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+        if (level == 2 && getenv("CSIMD_NO_AVX512")) level = 1;
+        __atomic_store_n(&csimd_level, level, __ATOMIC_RELAXED);
+    }
+    return level;
 }
 
 /// The LF marks of the 64 bytes at `p`.
@@ -213,11 +221,6 @@ __attribute__((target("avx2,popcnt"))) static int64_t csimd_bracket_balance_avx2
 
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
     return vectors ? csimd_bracket_balance_avx2(bytes, count) : csimd_bracket_tail(bytes, count);
-}
-
-int csimd_literals_available(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
 }
 
 __attribute__((target("avx2"))) static inline __m256i csimd_buckets(__m256i bytes, __m256i low, __m256i high) {
@@ -339,22 +342,10 @@ __attribute__((target("avx512f,avx512bw"), no_sanitize("address"))) static void 
     }
 }
 
-static int csimd_scan_level = -1;
-
-int csimd_scan_available(void) {
-    int level = __atomic_load_n(&csimd_scan_level, __ATOMIC_RELAXED);
-    if (level < 0) {
-        __builtin_cpu_init();
-        level = __builtin_cpu_supports("avx512bw") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
-        if (getenv("CSIMD_NO_AVX512") && level == 2) level = 1;
-        __atomic_store_n(&csimd_scan_level, level, __ATOMIC_RELAXED);
-    }
-    return level;
-}
 
 void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
-    if (csimd_scan_available() == 2) {
+    if (csimd_vector_level() == 2) {
         csimd_scan_avx512(set, bytes, count, newlines, candidates);
     } else {
         csimd_scan_avx2(set, bytes, count, newlines, candidates);
@@ -365,7 +356,7 @@ void csimd_scan(
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 #include <arm_neon.h>
 
-int csimd_newlines_available(void) { return 1; }
+int csimd_vector_level(void) { return 1; }
 
 /// One bit per byte of four 16-byte vectors of 0xFF or 0 bytes, lowest first (NEON has no byte mask move): each
 /// byte weighted by its bit, then summed pairwise three times.
@@ -409,8 +400,6 @@ int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
 
 // Every AArch64 processor has NEON (Apple silicon included): the same algorithm, 16 positions at a time, with
 // `tbl` as the nibble lookup.
-
-int csimd_literals_available(void) { return 1; }
 
 static inline uint8x16_t csimd_buckets(uint8x16_t bytes, const uint8_t *low, const uint8_t *high) {
     return vandq_u8(
@@ -473,8 +462,6 @@ __attribute__((no_sanitize("address"))) size_t csimd_literals_find(
     return count;
 }
 
-int csimd_scan_available(void) { return 1; }
-
 __attribute__((no_sanitize("address"))) void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
     for (size_t i = 0; i < count; i += 64) {
@@ -489,11 +476,7 @@ __attribute__((no_sanitize("address"))) void csimd_scan(
 
 #else
 
-int csimd_literals_available(void) { return 0; }
-
-int csimd_newlines_available(void) { return 0; }
-
-int csimd_scan_available(void) { return 0; }
+int csimd_vector_level(void) { return 0; }
 
 void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {

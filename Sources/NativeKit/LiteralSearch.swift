@@ -16,7 +16,7 @@ public final class LiteralSearch: @unchecked Sendable {
     private let index: UnsafeMutableBufferPointer<Int32>
 
     /// Whether this processor can run the search.
-    public static let isAvailable = csimd_literals_available() != 0
+    public static let isAvailable = csimd_vector_level() != 0
 
     /// A search for `literals` (their bytes; compared without ASCII case), or nil when this processor cannot run
     /// it or a literal is shorter than three bytes.
@@ -218,7 +218,7 @@ public final class LiteralSearch: @unchecked Sendable {
         }
 
         /// Whether the one-pass scan runs here (x86-64 with AVX2, AVX-512 where it has it, or AArch64).
-        public static let isAvailable = csimd_scan_available() != 0
+        public static let isAvailable = csimd_vector_level() != 0
         /// Bytes past the end of a scanned buffer that the scan may read (and ignore).
         public static let padding = Int(CSIMD_SCAN_PADDING)
 
@@ -382,7 +382,7 @@ public final class LiteralSearch: @unchecked Sendable {
 public enum NewlineScan {
     /// Whether this processor runs the scan with vectors (x86-64 with AVX2, or AArch64); a reader keeps `memchr`
     /// otherwise.
-    public static let isAvailable = csimd_newlines_available() != 0
+    public static let isAvailable = csimd_vector_level() != 0
 
     /// Marks every LF of `bytes` in `bitmap` (bit p of `bitmap[p / 64]`, bits past the end clear); `bitmap` holds
     /// at least `(bytes.count + 63) / 64` words.

@@ -298,7 +298,7 @@ struct InputAnalysis {
 
     mutating func read(_ reader: consuming LineReader) {
         var reader = reader
-        if let search = recognizer.keywordMarking {
+        if let search = recognizer.keywordSearch {
             reader.markKeywords(search)
             marks = reader.marks
         }

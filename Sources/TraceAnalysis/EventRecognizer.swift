@@ -151,8 +151,9 @@ public final class EventRecognizer {
 
     public let vocabulary: Vocabulary
     private let keywords: KeywordScanner
-    /// ``keywords``' vector search, when it has one (searched with no reference counting).
-    private let keywordSearch: LiteralSearch.Handle?
+    /// ``keywords``' vector search, when it has one (searched with no reference counting); a reader marks its
+    /// candidates in each chunk with it (``LineReader/markKeywords(_:)``).
+    let keywordSearch: LiteralSearch.Handle?
     private let groups: [Matcher]
     private let unfiltered: Matcher?
     private let events: [LifecycleEvent]
@@ -230,9 +231,6 @@ public final class EventRecognizer {
         }
         return entryIndex(message, first: first, marks: marks)
     }
-
-    /// The vector keyword search, for a reader to mark its candidates in each chunk (nil: the scalar scan).
-    var keywordMarking: LiteralSearch.Handle? { keywordSearch }
 
     /// ``entryIndex(_:marks:)`` once a keyword is found.
     @inline(never)

@@ -43,47 +43,40 @@ typedef struct {
     int32_t has_short;
 } csimd_literals;
 
-/// Whether this processor runs `csimd_literals_find` (x86-64 with AVX2, or AArch64); the caller keeps a scalar scan
-/// otherwise.
-int csimd_literals_available(void);
+/// The vectors this processor gives every function below: 2 with AVX-512 (BW) on x86-64, 1 with AVX2 on x86-64 or
+/// NEON on AArch64, 0 where there are none (the callers keep their scalar loops, and call none of the functions
+/// below but `csimd_bracket_balance`). `CSIMD_NO_AVX512` in the environment makes 2 a 1: the benchmarks and the C
+/// harness measure and check the AVX2 path on an AVX-512 machine.
+int csimd_vector_level(void);
 
 /// Adds a literal's first five bytes (all of a shorter one) to `bucket` (0–7) of the nibble tables.
 void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket);
 
-/// The first position of `bytes[0..<count]` where a literal begins, or `count` when none does; `*literal` is then
-/// the lowest-numbered literal found there. Reads no byte outside the buffer. Call only where
-/// `csimd_literals_available()` said yes.
 /// Fills `slots` (512 entries) and `chain` (one per literal) from the set's `offsets` and `heads`, and points the
 /// set at them.
 void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, int32_t *chain);
 
+/// The first position of `bytes[0..<count]` where a literal begins, or `count` when none does; `*literal` is then
+/// the lowest-numbered literal found there. Reads no byte outside the buffer.
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal);
-
-/// Whether `csimd_newlines` runs with vectors here (x86-64 with AVX2, or AArch64).
-int csimd_newlines_available(void);
 
 /// Marks every LF (0x0A) of `bytes[0..<count]` in `bitmap`, bit p of word p / 64, 64 bytes per step: a reader then
 /// finds each line's end with a bit scan instead of a `memchr` call per line. The bits of the last word past
-/// `count` are clear; `bitmap` holds at least (count + 63) / 64 words. Reads no byte outside the buffer. Call only
-/// where `csimd_newlines_available()` said yes.
+/// `count` are clear; `bitmap` holds at least (count + 63) / 64 words. Reads no byte outside the buffer.
 void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap);
 
 /// Opening minus closing brackets (`{([` and `})]`) in `bytes`: 32 bytes at a time with AVX2 (16 with NEON) when
-/// `vectors` (what ``csimd_newlines_available`` says), byte by byte otherwise.
+/// `vectors` (`csimd_vector_level()` is not 0), byte by byte otherwise.
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors);
 
 /// Bytes past `count` that ``csimd_scan`` may read (and ignore): the caller's buffer holds them.
 #define CSIMD_SCAN_PADDING 128
 
-/// Whether `csimd_scan` runs here: 2 with AVX-512 (BW), 1 with AVX2 or NEON, 0 where it does not (the caller keeps
-/// `csimd_newlines` and `csimd_literals_find`). `CSIMD_NO_AVX512` in the environment keeps AVX2 (tests compare).
-int csimd_scan_available(void);
-
 /// One pass over a buffer for both of its per-chunk marks: every LF of `bytes[0..<count]` in `newlines` (as
 /// `csimd_newlines`), and in `candidates` every position where a literal of `set` can begin, by the vector filter
 /// alone (each position where one does begin is marked; most marked ones are not verified here). Bit p of word
 /// p / 64, bits past `count` clear; both bitmaps hold (count + 63) / 64 words. Reads up to `CSIMD_SCAN_PADDING`
-/// bytes past `count`, which must be readable. Call only where `csimd_scan_available()` said yes.
+/// bytes past `count`, which must be readable. With AVX-512 (level 2) 64 positions per step.
 void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates);
 
