@@ -183,7 +183,7 @@ public struct RecordParser {
     @inline(__always)
     public mutating func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
-        let header = prefixChain.isEmpty && nslogShapes[preferred] != nil ? NSLogHeader.match(line) : nil
+        let header = quickShape != nil ? NSLogHeader.match(line) : nil
         return parse(line, header: header)
     }
 
@@ -192,7 +192,7 @@ public struct RecordParser {
     mutating func parse(_ line: UnsafeRawBufferPointer, header: NSLogHeader.Match?) -> Fields? {
         guard preferred >= 0 else { return nil }
         var nslog = false
-        if prefixChain.isEmpty, nslogShapes[preferred] != nil {
+        if quickShape != nil {
             // The last record was NSLog: read this line as NSLog first, without PCRE2.
             if let match = header {
                 let index = match.shape == .modern ? nslogModern : nslogClassic
@@ -216,7 +216,7 @@ public struct RecordParser {
     @inline(__always)
     public mutating func parseLikeLast(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard preferred >= 0 else { return nil }
-        if prefixChain.isEmpty, nslogShapes[preferred] != nil {
+        if quickShape != nil {
             return parseLikeLast(line, header: NSLogHeader.match(line))
         }
         guard let offset = strip(prefixChain, line) else { return nil }
