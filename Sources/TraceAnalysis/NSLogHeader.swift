@@ -92,8 +92,8 @@ enum NSLogHeader {
         }
     }
 
-    /// The first 20 bytes of the last line whose date and time ``dateAndTime(_:)`` accepted, as its three words:
-    /// the lines of one second repeat them, and then the check is three comparisons.
+    /// The first 20 bytes of the last line whose date and time ``dateAndTime(_:)`` accepted, as its three
+    /// little-endian words: the lines of one second repeat them, and then the check is three comparisons.
     struct DateTime {
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var isSet = false
@@ -117,11 +117,12 @@ enum NSLogHeader {
         // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`, eight bytes at a time, unless they are the last ones accepted.
         let raw = UnsafeRawPointer(base)
         let words = (
-            raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-            raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+            UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
         )
         if !dates.isSet || words != dates.words {
-            guard dateAndTime(raw) else { return (nil, false) }
+            guard dateAndTime(words) else { return (nil, false) }
             dates = DateTime(words: words, isSet: true)
         }
         guard let (shape, end) = timestampEnd(base, count) else { return (nil, false) }
@@ -266,25 +267,19 @@ enum NSLogHeader {
         return index
     }
 
-    /// Whether the 20 bytes at `base` are `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`: three overlapping little-endian
-    /// words (bytes 0–7, 8–15, 12–19), each checked at once for digits where digits belong and for the separators
-    /// elsewhere (``nonDigits(_:)``).
+    /// Whether the 20 bytes whose three overlapping little-endian words (bytes 0–7, 8–15, 12–19) are `words` are
+    /// `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`: each word checked at once for digits where digits belong and for the
+    /// separators elsewhere (``nonDigits(_:)``).
     @inline(__always)
-    static func dateAndTime(_ base: UnsafeRawPointer) -> Bool {
+    static func dateAndTime(_ words: (UInt64, UInt64, UInt64)) -> Bool {
         @inline(__always)
         func fits(_ word: UInt64, digits: UInt64, separators: UInt64) -> Bool {
             nonDigits(word) & digits == 0 && word & ~digits == separators
         }
         // Byte masks (first byte lowest) and the separators where the mask is clear.
-        return fits(
-            UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)), digits: 0x00FF_FF00_FFFF_FFFF,
-            separators: 0x2D00_002D_0000_0000)
-            && fits(
-                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
-                digits: 0xFFFF_00FF_FF00_FFFF, separators: 0x0000_3A00_0020_0000)
-            && fits(
-                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 12, as: UInt64.self)),
-                digits: 0x00FF_FF00_FFFF_00FF, separators: 0x2E00_003A_0000_3A00)
+        return fits(words.0, digits: 0x00FF_FF00_FFFF_FFFF, separators: 0x2D00_002D_0000_0000)
+            && fits(words.1, digits: 0xFFFF_00FF_FF00_FFFF, separators: 0x0000_3A00_0020_0000)
+            && fits(words.2, digits: 0x00FF_FF00_FFFF_00FF, separators: 0x2E00_003A_0000_3A00)
     }
 
     /// `Df|Db|E |I |A |F |Er|Fa|Ft`, the type codes of `log --style compact`.
