@@ -109,21 +109,42 @@ public struct LineReader: ~Copyable {
         }
     }
 
-    /// The first LF in `buffer[start..<end]`, from the marks of the bytes read (``newlines``) or with `memchr`.
-    @inline(__always)
-    private func newline(from start: Int, to end: Int) -> Int? {
-        guard let newlines else {
-            return memchr(buffer + start, 0x0A, end - start).map { buffer.distance(to: $0) }
+    /// The line feeds of `buffer[0..<end]` in order: from the marks of the bytes read (``newlines``), a bit scan
+    /// that carries its word from one line to the next, or with `memchr`.
+    private struct Newlines {
+        let marks: UnsafeMutablePointer<UInt64>?
+        let buffer: UnsafeMutableRawPointer
+        let end: Int
+        /// The word of the marks being scanned and its bits not handed out yet.
+        var word = 0
+        var bits: UInt64
+        /// Where `memchr` searches from, without marks.
+        var from = 0
+
+        init(_ marks: UnsafeMutablePointer<UInt64>?, _ buffer: UnsafeMutableRawPointer, end: Int) {
+            self.marks = marks
+            self.buffer = buffer
+            self.end = end
+            bits = end > 0 ? marks?[0] ?? 0 : 0
         }
-        var word = start >> 6
-        var bits = newlines[word] & (~0 << UInt64(start & 63))
-        while bits == 0 {
-            word &+= 1
-            guard word << 6 < end else { return nil }
-            bits = newlines[word]
+
+        @inline(__always)
+        mutating func next() -> Int? {
+            guard let marks else {
+                guard from < end, let found = memchr(buffer + from, 0x0A, end - from) else { return nil }
+                let offset = buffer.distance(to: found)
+                from = offset &+ 1
+                return offset
+            }
+            while bits == 0 {
+                word &+= 1
+                guard word << 6 < end else { return nil }
+                bits = marks[word]
+            }
+            let found = word << 6 | bits.trailingZeroBitCount
+            bits &= bits &- 1
+            return found < end ? found : nil
         }
-        let found = word << 6 | bits.trailingZeroBitCount
-        return found < end ? found : nil
     }
 
     /// Up to `count` bytes of input (inflated when it is gzip); 0 at its end, -1 with `errno` set on a failed read.
@@ -196,8 +217,8 @@ public struct LineReader: ~Copyable {
             let end = pending + got
             mark(end)
             var start = 0
-            while start < end {
-                guard let newline = newline(from: start, to: end) else { break }
+            var lineFeeds = Newlines(newlines, buffer, end: end)
+            while let newline = lineFeeds.next() {
                 if skipping {
                     skipping = false
                 } else if newline &- start > maximumLineLength,

@@ -113,54 +113,61 @@ struct SpillDecoder {
     }
 }
 
-/// An enum written as its index in `allCases` (one byte: every such enum here has fewer than 256 cases).
-protocol SpillCodableEnum: Hashable {
+/// An enum without payloads, written as one byte: the tag the compiler stores for its case. The enums here have
+/// raw values, and a raw-value enum hashes and compares its raw value, so a dictionary from case to index hashed
+/// a string for every enum written; the tag is read straight from the value, and read back through a table.
+protocol SpillCodableEnum {
     static var spillCases: [Self] { get }
-    static var spillIndex: [Self: UInt8] { get }
+    /// The cases by tag (``makeSpillTable()``).
+    static var spillTable: [Self?] { get }
 }
 
 extension SpillCodableEnum {
-    static func makeSpillIndex() -> [Self: UInt8] {
-        var index: [Self: UInt8] = [:]
-        for (offset, value) in spillCases.enumerated() { index[value] = UInt8(offset) }
-        return index
+    /// The tag of `value`: a payload-free enum of 2 to 256 cases is stored as one byte.
+    @inline(__always)
+    static func spillTag(_ value: Self) -> UInt8 { withUnsafeBytes(of: value) { $0[0] } }
+
+    static func makeSpillTable() -> [Self?] {
+        precondition(MemoryLayout<Self>.size == 1, "\(Self.self) is not stored as one byte")
+        var table = [Self?](repeating: nil, count: 256)
+        for value in spillCases { table[Int(spillTag(value))] = value }
+        return table
     }
 }
 
 extension LifecycleEvent: SpillCodableEnum {
     static let spillCases = Array(allCases)
-    static let spillIndex = makeSpillIndex()
+    static let spillTable = makeSpillTable()
 }
 
 extension AppState: SpillCodableEnum {
     static let spillCases = Array(allCases)
-    static let spillIndex = makeSpillIndex()
+    static let spillTable = makeSpillTable()
 }
 
 extension Scenario: SpillCodableEnum {
     static let spillCases = Array(allCases)
-    static let spillIndex = makeSpillIndex()
+    static let spillTable = makeSpillTable()
 }
 
 extension ViolationRule: SpillCodableEnum {
     static let spillCases = Array(allCases)
-    static let spillIndex = makeSpillIndex()
+    static let spillTable = makeSpillTable()
 }
 
 extension ExitReason: SpillCodableEnum {
     static let spillCases = Array(allCases)
-    static let spillIndex = makeSpillIndex()
+    static let spillTable = makeSpillTable()
 }
 
 extension Confidence: SpillCodableEnum {
     static let spillCases: [Confidence] = [.low, .medium, .high]
-    static let spillIndex = makeSpillIndex()
+    static let spillTable = makeSpillTable()
 }
 
 extension SpillEncoder {
     mutating func `enum`<T: SpillCodableEnum>(_ value: T) {
-        // Every case is in the index (made from allCases).
-        bytes.append(T.spillIndex[value] ?? 0)
+        bytes.append(T.spillTag(value))
     }
 
     mutating func timestamp(_ value: Timestamp) {
@@ -288,7 +295,10 @@ extension SpillEncoder {
 }
 
 extension SpillDecoder {
-    mutating func `enum`<T: SpillCodableEnum>(_: T.Type = T.self) -> T { T.spillCases[Int(byte())] }
+    mutating func `enum`<T: SpillCodableEnum>(_: T.Type = T.self) -> T {
+        guard let value = T.spillTable[Int(byte())] else { preconditionFailure("no \(T.self) has this tag") }
+        return value
+    }
 
     mutating func timestamp() -> Timestamp {
         let wall = int64()
