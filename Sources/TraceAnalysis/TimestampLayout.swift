@@ -26,6 +26,7 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
 
     /// ``parse(_:dates:)`` reusing the date and time to the second of the previous timestamp when its first 19
     /// bytes are the same: consecutive lines of a capture mostly share their second.
+    @inline(__always)
     public func parse(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference, cache: inout SecondCache)
         -> Timestamp?
     {
@@ -186,6 +187,7 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         return Timestamp.days(year: year, month: month, day: day) * 86_400 + seconds
     }
 
+    @inline(__always)
     private static func parseISOLike(_ bytes: UnsafeRawBufferPointer, cache: inout SecondCache) -> Timestamp? {
         let count = bytes.count
         guard count >= 19, let base = bytes.baseAddress else { return nil }

@@ -62,7 +62,8 @@ public enum ZoneSetting: Sendable, Equatable, CustomStringConvertible {
 struct ZoneResolver {
     private let zone: TimeZone?
     private let fixed: Int32?
-    private var cachedHour = Int64.min
+    /// The first microsecond of the hour whose offset is ``cachedOffset`` (none yet: an hour no log reaches).
+    private var cachedHourStart = Int64.min
     private var cachedOffset: Int32 = 0
 
     init(_ setting: ZoneSetting) {
@@ -81,14 +82,24 @@ struct ZoneResolver {
 
     /// The offset in force at a wall-clock time of the zone (the later offset for a time that a
     /// daylight-saving change skips or repeats).
+    @inline(__always)
     mutating func offset(atWallMicros wallMicros: Int64) -> Int32 {
         if let fixed { return fixed }
-        let (hour, _) = Timestamp.floorDivide(wallMicros, 3_600_000_000)
-        if hour == cachedHour { return cachedOffset }
+        // The hour asked last, as a range of microseconds: a comparison, not a division, per line.
+        // (Unsigned: below the start wraps to a large number; so does any time against the unset start.)
+        if UInt64(bitPattern: wallMicros &- cachedHourStart) < UInt64(Self.hourMicros) { return cachedOffset }
+        return offset(inNewHour: wallMicros)
+    }
+
+    private static let hourMicros: Int64 = 3_600_000_000
+
+    @inline(never)
+    private mutating func offset(inNewHour wallMicros: Int64) -> Int32 {
+        let (hour, _) = Timestamp.floorDivide(wallMicros, Self.hourMicros)
         let wallSeconds = hour * 3600
         let guess = offset(atInstantSeconds: wallSeconds)
         let offset = offset(atInstantSeconds: wallSeconds - Int64(guess))
-        cachedHour = hour
+        cachedHourStart = hour * Self.hourMicros
         cachedOffset = offset
         return offset
     }
