@@ -228,6 +228,23 @@ struct FormatTests {
         #expect(before.milliseconds(to: after) == 3_600_000)
     }
 
+    /// The resolver caches the offset of the hour asked last: times in that hour, before it, after it, before 1970
+    /// and across a daylight-saving change get the offset a fresh resolver gives.
+    @Test func zoneOffsetsCachedByHourMatchAFreshResolver() throws {
+        let setting = try #require(ZoneSetting("Europe/Paris"))
+        var cached = ZoneResolver(setting)
+        let hour: Int64 = 3_600_000_000
+        let march31 = Int64(Timestamp.days(year: 2024, month: 3, day: 31)) * 86_400_000_000
+        let times: [Int64] = [
+            march31, march31 + hour - 1, march31 + hour, march31 + 3 * hour + 1, march31 + 2 * hour, march31 - 1,
+            march31 + 3 * hour + 59, -hour - 1, -1, 0, march31 + 10 * hour, march31 + 10 * hour + hour / 2,
+        ]
+        for time in times {
+            var fresh = ZoneResolver(setting)
+            #expect(cached.offset(atWallMicros: time) == fresh.offset(atWallMicros: time), "at \(time) µs")
+        }
+    }
+
     @Test(arguments: [
         ("UTC", ZoneSetting.offset(0)), ("+02:00", .offset(7200)), ("-0530", .offset(-19800)), ("+09", .offset(32400)),
         ("Europe/Paris", .named("Europe/Paris")),
