@@ -325,6 +325,13 @@ struct InputAnalysis {
             classify(line, number)
             return
         }
+        sniff(line, number)
+    }
+
+    /// ``consume(_:)`` while the input's format is still being detected (out of line: the few first lines of an
+    /// input, and the line-by-line path stays small).
+    @inline(never)
+    private mutating func sniff(_ line: UnsafeRawBufferPointer, _ number: Int) {
         // The same blank line as the one held just before joins its run untried: that one failed to parse, and a
         // failed parse changes nothing, so this one would fail too (10 M newlines were 600 ns a line, each tried
         // against every format).
