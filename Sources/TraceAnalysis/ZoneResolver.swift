@@ -86,7 +86,8 @@ struct ZoneResolver {
     mutating func offset(atWallMicros wallMicros: Int64) -> Int32 {
         if let fixed { return fixed }
         // The hour asked last, as a range of microseconds: a comparison, not a division, per line.
-        // (Unsigned: below the start wraps to a large number; so does any time against the unset start.)
+        // (Unsigned: a time before the start wraps to a large number; so does, against the unset start, any time of
+        // the years 0–9999 a log can write.)
         if UInt64(bitPattern: wallMicros &- cachedHourStart) < UInt64(Self.hourMicros) { return cachedOffset }
         return offset(inNewHour: wallMicros)
     }
