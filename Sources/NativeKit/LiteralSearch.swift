@@ -19,10 +19,13 @@ public final class LiteralSearch: @unchecked Sendable {
     public static let isAvailable = csimd_vector_level() != 0
 
     /// A search for `literals` (their bytes; compared without ASCII case), or nil when this processor cannot run
-    /// it or a literal is shorter than three bytes.
-    public init?(_ literals: [[UInt8]]) {
+    /// it or a literal is shorter than three bytes. `placement`: the literals' buckets as ``placement(of:)`` works
+    /// them out, known ahead (a literal set met on every run; working it out takes about a millisecond); used when
+    /// it puts every literal in exactly one of the eight buckets, else worked out. Any such placement finds the
+    /// same literals: only how many positions pass the filter depends on it.
+    public init?(_ literals: [[UInt8]], placement: [[Int]]? = nil) {
         guard Self.isAvailable, !literals.isEmpty, literals.allSatisfy({ $0.count >= 3 }) else { return nil }
-        let lowered = literals.map { $0.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 } }
+        let lowered = Self.lowered(literals)
         bytes = .allocate(capacity: lowered.reduce(0) { $0 + $1.count })
         offsets = .allocate(capacity: lowered.count + 1)
         members = .allocate(capacity: lowered.count)
@@ -56,7 +59,8 @@ public final class LiteralSearch: @unchecked Sendable {
         if let slots = index.baseAddress {
             csimd_literals_index(set, Int32(lowered.count), slots, slots + 512)
         }
-        let buckets = Self.buckets(lowered)
+        let known = placement.flatMap { Self.isPartition($0, count: lowered.count) ? $0 : nil }
+        let buckets = known ?? Self.buckets(lowered)
         var next = 0
         withUnsafeMutableBytes(of: &set.pointee.starts) { raw in
             let starts = raw.bindMemory(to: Int32.self)
@@ -263,6 +267,25 @@ public final class LiteralSearch: @unchecked Sendable {
         }
         return sums
     }()
+
+    /// The buckets ``init(_:placement:)`` puts `literals` in when it is given no placement.
+    public static func placement(of literals: [[UInt8]]) -> [[Int]] { buckets(lowered(literals)) }
+
+    /// ASCII upper case lowered.
+    private static func lowered(_ literals: [[UInt8]]) -> [[UInt8]] {
+        literals.map { $0.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 } }
+    }
+
+    /// Whether `buckets` are eight that hold each of `count` literals once.
+    static func isPartition(_ buckets: [[Int]], count: Int) -> Bool {
+        guard buckets.count == 8 else { return false }
+        var seen = [Bool](repeating: false, count: count)
+        for index in buckets.joined() {
+            guard index >= 0, index < count, !seen[index] else { return false }
+            seen[index] = true
+        }
+        return !seen.contains(false)
+    }
 
     /// Literals spread over eight buckets so that together they survive at as few positions of typical text as can
     /// be (``byteWeights``): literals with the same first five bytes go together; the others are placed one at a

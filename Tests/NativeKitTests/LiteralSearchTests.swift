@@ -29,6 +29,37 @@ struct LiteralSearchTests {
         #expect(LiteralSearch([Self.bytes("go")]) == nil)  // shorter than three bytes: not for the vector search
     }
 
+    /// A placement given ahead is used when it holds each literal once in eight buckets, and ignored otherwise; any
+    /// placement finds what the worked-out one finds.
+    @Test func anyPlacementFindsTheSameLiterals() throws {
+        let literals = ["terminate", "terminated", "nib", "active", "background", "foreground"].map(Self.bytes)
+        let worked = LiteralSearch.placement(of: literals)
+        #expect(worked.count == 8)
+        #expect(worked.joined().sorted() == Array(0..<literals.count))
+        let empty: [[Int]] = Array(repeating: [], count: 7)
+        let placements: [[[Int]]?] = [
+            nil, worked, [[5, 4, 3, 2, 1, 0]] + empty,  // valid
+            [[0, 1, 2], [3, 4]], [[0, 0, 1, 2, 3, 4, 5]] + empty, [[0, 1, 2, 3, 4, 9]] + empty,  // not
+        ]
+        let texts = ["App TERMINATED x", "awakeFromNib", "will enter Foreground", "nothing here", "background"]
+        for placement in placements {
+            guard let search = LiteralSearch(literals, placement: placement) else {
+                #expect(!LiteralSearch.isAvailable)
+                return
+            }
+            for text in texts {
+                let found = Self.bytes(text).withUnsafeBytes { search.first(in: $0, from: 0) }
+                let expected: (Int, Int)? =
+                    text.lowercased().utf8.indices.lazy.compactMap { start -> (Int, Int)? in
+                        let offset = text.utf8.distance(from: text.utf8.startIndex, to: start)
+                        let rest = Array(text.lowercased().utf8.dropFirst(offset))
+                        return literals.firstIndex { rest.starts(with: $0) }.map { ($0, offset) }
+                    }.first
+                #expect(found?.literal == expected?.0 && found?.position == expected?.1, "\(text), \(placement ?? [])")
+            }
+        }
+    }
+
     /// Buffers that end exactly at the end of a readable page, before one that cannot be read: any read past the
     /// buffer's end would crash the test. Every length and every literal position near the end.
     @Test func neverReadsPastTheEndOfTheBuffer() throws {

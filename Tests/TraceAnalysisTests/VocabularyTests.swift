@@ -95,6 +95,18 @@ struct VocabularyTests {
 
 @Suite("Keyword scanner")
 struct KeywordScannerTests {
+    /// The vector search's buckets for the built-in keywords are known ahead (``KeywordScanner/builtinPlacement``):
+    /// the digest must be the built-in keywords' and the buckets what would be worked out at start-up.
+    @Test func theBuiltinKeywordPlacementIsWhatWouldBeWorkedOut() throws {
+        let keywords = try EventRecognizer.Compiled(Vocabulary.builtin).keywords
+        let placement = keywords.workedOutPlacement
+        #expect(
+            keywords.literalDigest == KeywordScanner.builtinPlacement.digest,
+            "builtinPlacement.digest should be \(String(keywords.literalDigest, radix: 16))")
+        #expect(
+            placement == KeywordScanner.builtinPlacement.buckets, "builtinPlacement.buckets should be \(placement)")
+    }
+
     static func find(_ scanner: KeywordScanner, _ text: String, from start: Int = 0) -> (Int, Int)? {
         var copy = text
         return copy.withUTF8 { scanner.find(in: UnsafeRawBufferPointer($0), from: start) }.map {
