@@ -322,7 +322,9 @@ final class ProcessTimeline {
 
     /// Any record of this incarnation (events or not). Returns true when its time is earlier than the one before
     /// (a clock anomaly: the record stays in input order).
+    /// (Every record of a capture comes here: the rare cases are out of line, so the frame stays small.)
     @discardableResult
+    @inline(__always)
     func noteRecord(line: Int, time: Timestamp?) -> Bool {
         records &+= 1  // at most one per line
         lastLine = line
@@ -330,24 +332,35 @@ final class ProcessTimeline {
         if let time {
             if let previous = lastTime, time < previous {
                 anomaly = true
-                clockAnomalyCount += 1
-                if clockAnomalies.count < Self.keptAnomalies {
-                    clockAnomalies.append(
-                        ClockAnomaly(
-                            line: line, time: time, previousLine: lastTimedLine, previousTime: previous,
-                            backwardsMs: time.milliseconds(to: previous)))
-                }
+                noteClockAnomaly(line: line, time: time, previous: previous)
             }
             lastTime = time
             lastTimedLine = line
         }
-        if hasSavedDetector, let made, let saved = made.detectorBeforeInferredKill {
-            // The pid logs again: it was not killed after all (two processes of one name interleave).
-            made.detector = saved
-            saveDetector(nil)
-            tracking?.changed(self)
-        }
+        if hasSavedDetector { takeBackInferredKill() }
         return anomaly
+    }
+
+    /// A record at `line` earlier than the one before (`previous`, at ``lastTimedLine``).
+    @inline(never)
+    private func noteClockAnomaly(line: Int, time: Timestamp, previous: Timestamp) {
+        clockAnomalyCount += 1
+        if clockAnomalies.count < Self.keptAnomalies {
+            clockAnomalies.append(
+                ClockAnomaly(
+                    line: line, time: time, previousLine: lastTimedLine, previousTime: previous,
+                    backwardsMs: time.milliseconds(to: previous)))
+        }
+    }
+
+    /// The pid logs again after a kill was inferred from its successor: it was not killed after all (two processes
+    /// of one name interleave).
+    @inline(never)
+    private func takeBackInferredKill() {
+        guard let made, let saved = made.detectorBeforeInferredKill else { return }
+        made.detector = saved
+        saveDetector(nil)
+        tracking?.changed(self)
     }
 
     /// A recognised event on the record at `line`; `scene` is the scene's identity for scene callbacks (`""` when
