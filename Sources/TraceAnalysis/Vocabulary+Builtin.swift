@@ -198,7 +198,7 @@ extension Vocabulary {
                 boundaryBefore
                 + #"scene(?:\(_:|:|[ _])?\s*will[ _]?connect(?:[ _]?to(?:[ _]?session)?)?(?!\w)|"#
                 + boundaryBefore + #"UIScene[ _.]?will[ _]?connect[ _]?notification(?!\w)"#,
-            keywords: ["connect"],
+            keywords: ["willconnect", "will connect", "will_connect"],
             examples: [
                 "scene(_:willConnectTo:options:)",
                 "-[SceneDelegate scene:willConnectToSession:options:]",
@@ -361,12 +361,13 @@ extension Vocabulary {
             keywords: ["nib"],
             examples: ["Root View Controller: Awake From Nib", "-[RootViewController awakeFromNib]", "awakeFromNib()"]),
         VocabularyEntry(
-            id: "vc-load-view", event: .loadView, pattern: viewControllerMethod("load view"), keywords: ["view"],
+            id: "vc-load-view", event: .loadView, pattern: viewControllerMethod("load view"),
+            keywords: ["loadview", "load view", "load_view"],
             examples: ["-[ZHFirstSubViewController loadView]", "loadView()"],
             bait: ["Reload view requested", "super.loadView()"]),
         VocabularyEntry(
             id: "vc-view-did-load", event: .viewDidLoad, pattern: viewControllerMethod("view did load"),
-            keywords: ["view"],
+            keywords: ["didload", "did load", "did_load"],
             examples: [
                 "Root View Controller: View Did Load", "-[ThirdViewController viewDidLoad]", "viewDidLoad()",
                 "HomeViewController.viewDidLoad()",
@@ -374,29 +375,29 @@ extension Vocabulary {
             bait: ["-[SecondViewController viewDidUnload]", "viewDidLoadCount=3", "super.viewDidLoad()"]),
         VocabularyEntry(
             id: "vc-view-will-appear", event: .viewWillAppear, pattern: viewControllerMethod("view will appear"),
-            keywords: ["view"],
+            keywords: ["appear"],
             examples: [
                 "Root View Controller: View Will Appear", "-[ThirdViewController viewWillAppear:]",
                 "viewWillAppear(_:)",
             ]),
         VocabularyEntry(
             id: "vc-view-is-appearing", event: .viewIsAppearing, pattern: viewControllerMethod("view is appearing"),
-            keywords: ["view"],
+            keywords: ["appear"],
             examples: ["viewIsAppearing(_:)", "-[HomeViewController viewIsAppearing:]"]),
         VocabularyEntry(
             id: "vc-view-did-appear", event: .viewDidAppear, pattern: viewControllerMethod("view did appear"),
-            keywords: ["view"],
+            keywords: ["appear"],
             examples: [
                 "Root View Controller: View Did Appear", "-[ThirdViewController viewDidAppear:]", "viewDidAppear(_:)",
                 "HomeViewController.viewDidAppear(_:)",
             ]),
         VocabularyEntry(
             id: "vc-view-will-disappear", event: .viewWillDisappear,
-            pattern: viewControllerMethod("view will disappear"), keywords: ["view"],
+            pattern: viewControllerMethod("view will disappear"), keywords: ["appear"],
             examples: ["-[ThirdViewController viewWillDisappear:]", "viewWillDisappear(_:)"]),
         VocabularyEntry(
             id: "vc-view-did-disappear", event: .viewDidDisappear, pattern: viewControllerMethod("view did disappear"),
-            keywords: ["view"],
+            keywords: ["appear"],
             examples: ["-[ThirdViewController viewDidDisappear:]", "viewDidDisappear(_:)"],
             bait: ["-[FirstViewController willMoveToParentViewController:]"]),
     ]
