@@ -251,14 +251,13 @@ struct InputAnalysis {
     private var recentNext = 0
     private var cachedRecent = -1
     static let recentCapacity = 8
-    /// The header tail (` name[pid:`) of the last quick record, whose incarnation is `recent[tailRecent]`: a line
-    /// that repeats it is that incarnation's without reading its name and pid again (most lines of a capture follow
-    /// one of the same process). Valid while `tailRecent` is `cachedRecent`; dropped (nil) where an entry of
-    /// `recent` is replaced or the cache emptied.
-    private var tail: NSLogHeader.Tail?
+    /// Per entry of `recent`, the header tail (` name[pid:`) of the last quick record of its incarnation: a line
+    /// that repeats one is that incarnation's without reading its name and pid again (most lines of a capture
+    /// follow one of the same process, and nearly all the others one of a few processes seen just before). Dropped
+    /// (nil) where its entry is replaced, and all where the cache is emptied.
+    private var tails = [NSLogHeader.Tail?](repeating: nil, count: InputAnalysis.recentCapacity)
     /// The last date and time an NSLog header was accepted with (``NSLogHeader/DateTime``).
     private var headerDates = NSLogHeader.DateTime()
-    private var tailRecent = -1
 
     private struct ProcessKey: Hashable {
         var name: String
@@ -392,11 +391,10 @@ struct InputAnalysis {
         // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
         // general `Fields` (what `parse` then `record` would do, step for step). This path is a small function
         // of its own, so that the header's match and the record are inlined into it.
-        let (header, repeatsTail) = NSLogHeader.match(
-            line, tail: tailRecent == cachedRecent ? tail : nil, dates: &headerDates)
+        let (header, repeated) = NSLogHeader.match(line, tails: tails, first: cachedRecent, dates: &headerDates)
         if let header, let format = parser.quickFormat(header, likeLast: bracketDepth > 0) {
             flushTies()
-            quickRecord(header, format: format, line, number, repeatsTail: repeatsTail)
+            quickRecord(header, format: format, line, number, repeated: repeated)
             return
         }
         classify(line, number, header: header, read: true)
@@ -512,23 +510,24 @@ struct InputAnalysis {
     /// ``record(_:_:_:)`` for a line ``NSLogHeader`` read as a record of NSLog format `format`
     /// (``RecordParser/quickFormat(_:likeLast:)``).
     @inline(__always)
+    /// `repeated`: the entry of `recent` whose header tail the line repeats (-1: none).
     private mutating func quickRecord(
-        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int, repeatsTail: Bool
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int, repeated: Int
     ) {
         count(format: format)
         rawContinuations = rawContinuationFormats[format]
         recordIndent = 0  // an NSLog header starts with the date's first digit
         let message = UnsafeRawBufferPointer(rebasing: line[header.message])
-        if repeatsTail {
-            // The name and pid are the last quick record's, whose incarnation `cachedRecent` still holds.
+        if repeated >= 0 {
+            // The name and pid are those of entry `repeated`: what the lookup by name and pid would find there.
+            if repeated != cachedRecent { recentHit(repeated) }
             let time = parser.quickTimestamp(header, format: format, in: line)
-            return recent[cachedRecent].timeline.with { noteRecord($0, message: message, number, time) }
+            return recent[repeated].timeline.with { noteRecord($0, message: message, number, time) }
         }
         let (time, process, pid) = parser.quickFields(header, format: format, in: line)
         let timeline = timeline(
             nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time)
-        tail = NSLogHeader.Tail(header, in: line)
-        tailRecent = cachedRecent
+        tails[cachedRecent] = NSLogHeader.Tail(header, in: line)
         timeline.with { noteRecord($0, message: message, number, time) }
     }
 
@@ -646,16 +645,11 @@ struct InputAnalysis {
         if let hit = recent.firstIndex(where: { entry in
             entry.pid == pid && entry.name.withUnsafeBytes { Bytes.equal($0, nameBytes) }
         }) {
-            // What the lookup by key would do: the incarnation found becomes the current one of its name (borrowed:
-            // no reference count unless it must be made current).
-            let found = recent[hit].timeline
-            if !found.with(\.isCurrentOfName) { makeCurrent(found.object) }
-            cachedRecent = hit
-            return found
+            recentHit(hit)
+            return recent[hit].timeline
         }
         let timeline = self.timeline(name: String(decoding: nameBytes, as: UTF8.self), pid: pid, number, time)
         let entry = (Array(nameBytes), pid, Unowned(timeline))
-        tail = nil  // the entry the tail names may be the one replaced
         if recent.count < Self.recentCapacity {
             cachedRecent = recent.count
             recent.append(entry)
@@ -664,7 +658,17 @@ struct InputAnalysis {
             recent[recentNext] = entry
             recentNext = (recentNext + 1) % Self.recentCapacity
         }
+        tails[cachedRecent] = nil  // the tail of the entry replaced
         return entry.2
+    }
+
+    /// Entry `hit` of `recent` is the line's: what the lookup by key would do, the incarnation found becomes the
+    /// current one of its name (borrowed: no reference count unless it must be made current).
+    @inline(never)
+    private mutating func recentHit(_ hit: Int) {
+        let found = recent[hit].timeline
+        if !found.with(\.isCurrentOfName) { makeCurrent(found.object) }
+        cachedRecent = hit
     }
 
     /// A reference to an incarnation that ``incarnations`` keeps alive: no reference counting.
@@ -711,7 +715,7 @@ struct InputAnalysis {
         recent.removeAll()
         recentNext = 0
         cachedRecent = -1
-        tail = nil
+        for index in tails.indices { tails[index] = nil }
     }
 
     /// Incarnations written out and not read back since (tests).
@@ -819,7 +823,7 @@ struct InputAnalysis {
         namesByLowercase = nil
         recent = []
         cachedRecent = -1
-        tail = nil
+        for index in tails.indices { tails[index] = nil }
         lastTimeline = nil
         shared.release()
         // A big input's reports go to its temporary file as they are made (see ProcessReports).

@@ -107,13 +107,23 @@ enum NSLogHeader {
 
     /// ``match(_:)``, and whether the line repeats `tail` (then the match's process and pid are the tail's).
     /// `dates`: the last date and time accepted, kept from line to line.
-    @inline(__always)
     static func match(_ line: UnsafeRawBufferPointer, tail: Tail?, dates: inout DateTime) -> (
         match: Match?, repeatsTail: Bool
     ) {
+        let (match, repeated) = Self.match(line, tails: [tail], first: 0, dates: &dates)
+        return (match, repeated == 0)
+    }
+
+    /// ``match(_:)``, and which of `tails` the line repeats, -1 for none (then the match's process and pid are
+    /// that tail's): `tails[first]` is tried first, then the others in order. `dates`: the last date and time
+    /// accepted, kept from line to line.
+    @inline(__always)
+    static func match(_ line: UnsafeRawBufferPointer, tails: [Tail?], first: Int, dates: inout DateTime) -> (
+        match: Match?, repeated: Int
+    ) {
         let count = line.count
         // Shortest possible: 19 (date and time) + ".0 " + "p[1:1]".
-        guard count >= 28, let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (nil, false) }
+        guard count >= 28, let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (nil, -1) }
         // `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.`, eight bytes at a time, unless they are the last ones accepted.
         let raw = UnsafeRawPointer(base)
         let words = (
@@ -122,16 +132,22 @@ enum NSLogHeader {
             UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
         )
         if !dates.isSet || words != dates.words {
-            guard dateAndTime(words) else { return (nil, false) }
+            guard dateAndTime(words) else { return (nil, -1) }
             dates = DateTime(words: words, isSet: true)
         }
-        guard let (shape, end) = timestampEnd(base, count) else { return (nil, false) }
-        if let tail, tail.shape == shape, end &+ tail.count <= count, tail.isAt(UnsafeRawPointer(base), end) {
+        guard let (shape, end) = timestampEnd(base, count) else { return (nil, -1) }
+        @inline(__always) func repeats(_ tail: Tail?) -> Match? {
+            guard let tail, tail.shape == shape, end &+ tail.count <= count, tail.isAt(UnsafeRawPointer(base), end)
+            else { return nil }
             let process = (end &+ 1)..<(end &+ 1 &+ tail.processCount)
             let pid = (process.upperBound &+ 1)..<(process.upperBound &+ 1 &+ tail.pidCount)
-            return (rest(base, count, shape: shape, timestamp: 0..<end, process: process, pid: pid), true)
+            return rest(base, count, shape: shape, timestamp: 0..<end, process: process, pid: pid)
         }
-        return (header(base, count, shape: shape, timestampEnd: end), false)
+        if first >= 0, first < tails.count, let match = repeats(tails[first]) { return (match, first) }
+        for index in tails.indices where index != first {
+            if let match = repeats(tails[index]) { return (match, index) }
+        }
+        return (header(base, count, shape: shape, timestampEnd: end), -1)
     }
 
     /// Where the timestamp that ``dateAndTime(_:)`` began ends (its fraction and, for the modern shape, its zone),

@@ -192,6 +192,26 @@ struct NSLogHeaderTests {
         }
     }
 
+    /// A line that repeats the header tail of an older incarnation of a name (another pid of it logged since) goes
+    /// to that incarnation as the lookup would: it becomes the current one of its name again, so the next new pid
+    /// of the name replaces it, not the other.
+    @Test func anOlderTailMakesItsIncarnationCurrentAgain() throws {
+        let lines = [
+            "2019-05-04 10:00:00.100 App[101:1] application:didFinishLaunchingWithOptions:",
+            "2019-05-04 10:00:00.200 App[101:1] applicationDidBecomeActive",
+            "2019-05-04 10:00:01.100 App[102:1] application:didFinishLaunchingWithOptions:",
+            "2019-05-04 10:00:01.200 App[102:1] applicationDidBecomeActive",
+            "2019-05-04 10:00:02.100 App[101:1] still here",  // 101's tail, from the cache: 101 is current again
+            "2019-05-04 10:00:03.100 App[103:1] application:didFinishLaunchingWithOptions:",  // replaces 101
+            "2019-05-04 10:00:03.200 App[103:1] applicationDidBecomeActive",
+        ]
+        let report = try Analyzer().analyze(text: lines.joined(separator: "\n"))
+        let scenarios = Dictionary(
+            uniqueKeysWithValues: report.processes.map { ($0.pid, Set($0.episodes.map(\.scenario))) })
+        #expect(scenarios[101]?.contains(.killedInForeground) == true)
+        #expect(scenarios[102]?.contains(.killedInForeground) == false)
+    }
+
     /// The case the tail must not survive: a record read the general way (another format) makes a new incarnation
     /// in the cache entry the last quick record's tail names, and a later NSLog line repeats that old tail.
     @Test func aTailDoesNotOutliveItsCacheEntry() throws {
