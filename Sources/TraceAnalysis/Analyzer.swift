@@ -508,9 +508,9 @@ struct InputAnalysis {
     }
 
     /// ``record(_:_:_:)`` for a line ``NSLogHeader`` read as a record of NSLog format `format`
-    /// (``RecordParser/quickFormat(_:likeLast:)``).
+    /// (``RecordParser/quickFormat(_:likeLast:)``); `repeated`: the entry of `recent` whose header tail the line
+    /// repeats (-1: none).
     @inline(__always)
-    /// `repeated`: the entry of `recent` whose header tail the line repeats (-1: none).
     private mutating func quickRecord(
         _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int, repeated: Int
     ) {

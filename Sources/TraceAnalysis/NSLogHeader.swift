@@ -102,16 +102,7 @@ enum NSLogHeader {
     /// The match of whichever NSLog pattern matches `line`, or nil when neither does.
     static func match(_ line: UnsafeRawBufferPointer) -> Match? {
         var dates = DateTime()
-        return match(line, tail: nil, dates: &dates).match
-    }
-
-    /// ``match(_:)``, and whether the line repeats `tail` (then the match's process and pid are the tail's).
-    /// `dates`: the last date and time accepted, kept from line to line.
-    static func match(_ line: UnsafeRawBufferPointer, tail: Tail?, dates: inout DateTime) -> (
-        match: Match?, repeatsTail: Bool
-    ) {
-        let (match, repeated) = Self.match(line, tails: [tail], first: 0, dates: &dates)
-        return (match, repeated == 0)
+        return match(line, tails: [], first: -1, dates: &dates).match
     }
 
     /// ``match(_:)``, and which of `tails` the line repeats, -1 for none (then the match's process and pid are

@@ -57,8 +57,11 @@ struct NSLogHeaderTests {
         else { return false }
         // After the previous line's tail, and with the date and time its header was accepted with.
         var dates = NSLogHeader.DateTime()
-        _ = previous.withUnsafeBytes { NSLogHeader.match($0, tail: nil, dates: &dates) }
-        let (afterTail, repeatsTail) = line.withUnsafeBytes { NSLogHeader.match($0, tail: tail, dates: &dates) }
+        _ = previous.withUnsafeBytes { NSLogHeader.match($0, tails: [], first: -1, dates: &dates) }
+        let (afterTail, repeated) = line.withUnsafeBytes {
+            NSLogHeader.match($0, tails: [nil, tail], first: 0, dates: &dates)  // found after the one tried first
+        }
+        let repeatsTail = repeated == 1
         #expect(same(afterTail, expected), "after the tail of \(String(decoding: previous, as: UTF8.self)): \(text)")
         if repeatsTail, let afterTail {
             #expect(line[afterTail.process] == previous[earlier.process], "\(text)")
