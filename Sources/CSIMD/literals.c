@@ -342,7 +342,6 @@ __attribute__((target("avx512f,avx512bw"), no_sanitize("address"))) static void 
     }
 }
 
-
 void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
     if (csimd_vector_level() == 2) {

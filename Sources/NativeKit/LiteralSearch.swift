@@ -120,7 +120,7 @@ public final class LiteralSearch: @unchecked Sendable {
         /// Marks a buffer's line feeds in `newlines` and in `candidates` the positions where a literal can begin
         /// (``Marks``), in one pass (`csimd_scan`): bit p of word p / 64, bits past the end clear. Each bitmap
         /// holds `(bytes.count + 63) / 64` words, and ``Marks/padding`` readable bytes follow `bytes`. Call only
-        /// where ``Marks/isAvailable``.
+        /// on a set made here (the scan runs wherever ``LiteralSearch/isAvailable``).
         @inlinable
         public func scan(
             _ bytes: UnsafeRawBufferPointer, newlines: UnsafeMutablePointer<UInt64>,
@@ -221,8 +221,6 @@ public final class LiteralSearch: @unchecked Sendable {
             return low & ((1 &<< UInt64(lowCount)) &- 1) | high & ((1 &<< UInt64(highCount)) &- 1) == 0
         }
 
-        /// Whether the one-pass scan runs here (x86-64 with AVX2, AVX-512 where it has it, or AArch64).
-        public static let isAvailable = csimd_vector_level() != 0
         /// Bytes past the end of a scanned buffer that the scan may read (and ignore).
         public static let padding = Int(CSIMD_SCAN_PADDING)
 

@@ -390,7 +390,7 @@ struct InputAnalysis {
         guard parser.quickShape != nil else { return classify(line, number, header: nil, read: false) }
         // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
         // general `Fields` (what `parse` then `record` would do, step for step). This path is a small function
-        // of its own, so that the header's match and the record are inlined into it.
+        // of its own, so that the header's match is inlined into it.
         let (header, repeated) = NSLogHeader.match(line, tails: tails, first: cachedRecent, dates: &headerDates)
         if let header, let format = parser.quickFormat(header, likeLast: bracketDepth > 0) {
             flushTies()
@@ -712,6 +712,11 @@ struct InputAnalysis {
     /// use it), and forgets the cache of recent ones, which may name them.
     private mutating func writeOutDormant(_ number: Int) {
         guard incarnations.writeOutDormant(keeping: lastTimeline, line: number) else { return }
+        forgetRecent()
+    }
+
+    /// Empties the cache of recent incarnations, with their header tails.
+    private mutating func forgetRecent() {
         recent.removeAll()
         recentNext = 0
         cachedRecent = -1
@@ -821,9 +826,7 @@ struct InputAnalysis {
         currentByName = [:]
         lastByPid = [:]
         namesByLowercase = nil
-        recent = []
-        cachedRecent = -1
-        for index in tails.indices { tails[index] = nil }
+        forgetRecent()
         lastTimeline = nil
         shared.release()
         // A big input's reports go to its temporary file as they are made (see ProcessReports).

@@ -68,16 +68,10 @@ public final class EventRecognizer {
             }
             // The search reports one keyword per position: where "terminate" is found, "terminated" may be there
             // too, so a keyword's group also holds the entries of every keyword that contains it.
-            // (Compared as byte arrays: `Collection.contains` on two UTF-8 views goes through _StringProcessing's
-            // generic searcher, which cost 30 M instructions at start-up for the built-in vocabulary.)
             let keywordBytes = keywords.map { Array($0.utf8) }
             for (position, keyword) in keywordBytes.enumerated() {
                 for (other, longer) in keywordBytes.enumerated()
-                where other != position && longer.count >= keyword.count
-                    && (0...(longer.count - keyword.count)).contains(where: {
-                        longer[$0..<($0 + keyword.count)].elementsEqual(keyword)
-                    })
-                {
+                where other != position && Bytes.contains(longer, keyword) {
                     members[position] = Array(Set(members[position] + members[other])).sorted()
                 }
             }

@@ -61,7 +61,12 @@ final class KeywordScanner: Sendable {
     }
 
     /// The buckets the vector search works out for these keywords without ``builtinPlacement``.
-    var workedOutPlacement: [[Int]] { LiteralSearch.placement(of: ranges.map { Array(bytes[$0]) }) }
+    var workedOutPlacement: [[Int]] { LiteralSearch.placement(of: Self.literals(bytes, ranges)) }
+
+    /// Each keyword's lowercased bytes.
+    private static func literals(_ bytes: [UInt8], _ ranges: [Range<Int>]) -> [[UInt8]] {
+        ranges.map { Array(bytes[$0]) }
+    }
 
     /// `vector: false` keeps the scalar scan even where the vector search could run (tests compare the two).
     init(_ keywords: [String], vector: Bool = true) {
@@ -107,7 +112,7 @@ final class KeywordScanner: Sendable {
         self.samples = samples
         self.pairs = pairs
         self.sampled = sampled
-        let literals = ranges.map { Array(bytes[$0]) }
+        let literals = Self.literals(bytes, ranges)
         literalDigest = Self.digest(literals)
         let known = literalDigest == Self.builtinPlacement.digest ? Self.builtinPlacement.buckets : nil
         self.vector = sampled && vector ? LiteralSearch(literals, placement: known) : nil

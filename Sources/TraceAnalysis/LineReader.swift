@@ -82,7 +82,7 @@ public struct LineReader: ~Copyable {
     /// Marks, with each chunk's line feeds, where `search` can find a literal (``marks``), where the processor
     /// runs the one-pass scan; else nothing changes.
     public mutating func markKeywords(_ search: LiteralSearch.Handle) {
-        guard newlines != nil, LiteralSearch.Marks.isAvailable, candidates == nil else { return }
+        guard newlines != nil, candidates == nil else { return }
         let words = LiteralSearch.Marks.words(for: capacity)
         candidates = .allocate(capacity: words)
         candidates?.initialize(repeating: 0, count: words)

@@ -117,8 +117,7 @@ struct SpillDecoder {
 /// raw values, and a raw-value enum hashes and compares its raw value, so a dictionary from case to index hashed
 /// a string for every enum written; the tag is read straight from the value, and read back through a table.
 protocol SpillCodableEnum {
-    static var spillCases: [Self] { get }
-    /// The cases by tag (``makeSpillTable()``).
+    /// The cases by tag (``makeSpillTable(_:)``).
     static var spillTable: [Self?] { get }
 }
 
@@ -127,42 +126,37 @@ extension SpillCodableEnum {
     @inline(__always)
     static func spillTag(_ value: Self) -> UInt8 { withUnsafeBytes(of: value) { $0[0] } }
 
-    static func makeSpillTable() -> [Self?] {
+    /// The table of `cases`, every case of the enum.
+    static func makeSpillTable(_ cases: [Self]) -> [Self?] {
         precondition(MemoryLayout<Self>.size == 1, "\(Self.self) is not stored as one byte")
         var table = [Self?](repeating: nil, count: 256)
-        for value in spillCases { table[Int(spillTag(value))] = value }
+        for value in cases { table[Int(spillTag(value))] = value }
         return table
     }
 }
 
 extension LifecycleEvent: SpillCodableEnum {
-    static let spillCases = Array(allCases)
-    static let spillTable = makeSpillTable()
+    static let spillTable = makeSpillTable(Array(allCases))
 }
 
 extension AppState: SpillCodableEnum {
-    static let spillCases = Array(allCases)
-    static let spillTable = makeSpillTable()
+    static let spillTable = makeSpillTable(Array(allCases))
 }
 
 extension Scenario: SpillCodableEnum {
-    static let spillCases = Array(allCases)
-    static let spillTable = makeSpillTable()
+    static let spillTable = makeSpillTable(Array(allCases))
 }
 
 extension ViolationRule: SpillCodableEnum {
-    static let spillCases = Array(allCases)
-    static let spillTable = makeSpillTable()
+    static let spillTable = makeSpillTable(Array(allCases))
 }
 
 extension ExitReason: SpillCodableEnum {
-    static let spillCases = Array(allCases)
-    static let spillTable = makeSpillTable()
+    static let spillTable = makeSpillTable(Array(allCases))
 }
 
 extension Confidence: SpillCodableEnum {
-    static let spillCases: [Confidence] = [.low, .medium, .high]
-    static let spillTable = makeSpillTable()
+    static let spillTable = makeSpillTable([.low, .medium, .high])
 }
 
 extension SpillEncoder {

@@ -25,6 +25,17 @@ extension Vocabulary {
         words.split(separator: " ").joined(separator: "[ _]?")
     }
 
+    /// Every spelling ``words(_:)`` matches, lowercased (`did load`: `didload`, `did load`, `did_load`): keywords
+    /// that a message the pattern matches always holds one of.
+    static func spellings(_ words: String) -> [String] {
+        var spellings = [""]
+        for (index, word) in words.lowercased().split(separator: " ").enumerated() {
+            let gaps = index == 0 ? [""] : ["", " ", "_"]
+            spellings = spellings.flatMap { spelling in gaps.map { spelling + $0 + word } }
+        }
+        return spellings
+    }
+
     /// A UIApplicationDelegate callback or its notification, with the `application` receiver or bare
     /// (`App Delegate: didFinishLaunchingWithOptions`).
     static func callback(_ name: String, suffix: String = "") -> String {
@@ -198,7 +209,7 @@ extension Vocabulary {
                 boundaryBefore
                 + #"scene(?:\(_:|:|[ _])?\s*will[ _]?connect(?:[ _]?to(?:[ _]?session)?)?(?!\w)|"#
                 + boundaryBefore + #"UIScene[ _.]?will[ _]?connect[ _]?notification(?!\w)"#,
-            keywords: ["willconnect", "will connect", "will_connect"],
+            keywords: spellings("will connect"),
             examples: [
                 "scene(_:willConnectTo:options:)",
                 "-[SceneDelegate scene:willConnectToSession:options:]",
@@ -362,12 +373,12 @@ extension Vocabulary {
             examples: ["Root View Controller: Awake From Nib", "-[RootViewController awakeFromNib]", "awakeFromNib()"]),
         VocabularyEntry(
             id: "vc-load-view", event: .loadView, pattern: viewControllerMethod("load view"),
-            keywords: ["loadview", "load view", "load_view"],
+            keywords: spellings("load view"),
             examples: ["-[ZHFirstSubViewController loadView]", "loadView()"],
             bait: ["Reload view requested", "super.loadView()"]),
         VocabularyEntry(
             id: "vc-view-did-load", event: .viewDidLoad, pattern: viewControllerMethod("view did load"),
-            keywords: ["didload", "did load", "did_load"],
+            keywords: spellings("did load"),
             examples: [
                 "Root View Controller: View Did Load", "-[ThirdViewController viewDidLoad]", "viewDidLoad()",
                 "HomeViewController.viewDidLoad()",

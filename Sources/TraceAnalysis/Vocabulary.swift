@@ -57,9 +57,9 @@ public struct Vocabulary: Sendable {
                 throw .sampleMismatch(owner: "vocabulary \(entry.id)", sample: "", problem: "has no example message")
             }
             for example in entry.examples {
-                let lowered = example.lowercased()
+                let lowered = Array(example.lowercased().utf8)
                 if !entry.keywords.isEmpty,
-                    !entry.keywords.contains(where: { lowered.utf8.contains($0.lowercased().utf8) })
+                    !entry.keywords.contains(where: { Bytes.contains(lowered, Array($0.lowercased().utf8)) })
                 {
                     throw .sampleMismatch(
                         owner: "vocabulary \(entry.id)", sample: example,
