@@ -88,7 +88,7 @@ struct CIFinding: Sendable {
     static func findings(in report: AnalysisReport) -> [CIFinding] {
         var found: [CIFinding] = []
         for (index, process) in report.processes.enumerated() {
-            found += findings(of: process, at: index, options: report.options)
+            found += unordered(of: process, at: index, options: report.options)
         }
         var inputOrder: [String: Int] = [:]
         for (index, input) in report.inputs.enumerated() where inputOrder[input.name] == nil {
@@ -102,7 +102,15 @@ struct CIFinding: Sendable {
         }.map(\.element)
     }
 
-    private static func findings(of process: ProcessReport, at index: Int, options: AnalysisOptions) -> [CIFinding] {
+    /// The findings of one process (the one at `index`), in line order.
+    static func findings(of process: ProcessReport, at index: Int, options: AnalysisOptions) -> [CIFinding] {
+        // Stable: findings on one line keep the order they are made in.
+        unordered(of: process, at: index, options: options).enumerated().sorted {
+            ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
+        }.map(\.element)
+    }
+
+    private static func unordered(of process: ProcessReport, at index: Int, options: AnalysisOptions) -> [CIFinding] {
         var found: [CIFinding] = []
         func add(_ kind: Kind, _ line: Int, _ endLine: Int?, _ detail: String) {
             var finding = CIFinding(

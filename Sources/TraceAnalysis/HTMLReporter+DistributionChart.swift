@@ -28,25 +28,58 @@ extension HTMLReporter {
         static let bins = 45
 
         var kind: Kind
-        var samples: [Sample]
         var budgetMs: Double
         var stats: DurationStats
+        /// Where the axis ends: the longest duration or the budget, with room.
+        private let axisMax: Double
+        /// The samples by the spot their dot lands on, until one spot has more than ``maxStack`` (then the chart is
+        /// a histogram and they are let go): a chart keeps at most a few hundred samples however many it is given.
+        private var stacks: [Int: [Sample]] = [:]
+        private var histogram = false
+        /// Per bin, the durations within budget and those over it.
+        private var within = [Int](repeating: 0, count: DistributionChart.bins)
+        private var over = [Int](repeating: 0, count: DistributionChart.bins)
+
+        /// An empty chart; ``add(_:)`` gives it its samples, one at a time.
+        init(kind: Kind, budgetMs: Double, stats: DurationStats) {
+            self.kind = kind
+            self.budgetMs = budgetMs
+            self.stats = stats
+            axisMax = Self.axisMaximum(max(stats.maxMs, budgetMs) * 1.08)
+        }
+
+        init(kind: Kind, samples: [Sample], budgetMs: Double, stats: DurationStats) {
+            self.init(kind: kind, budgetMs: budgetMs, stats: stats)
+            for sample in samples { add(sample) }
+        }
+
+        /// The samples kept to be drawn as dots (tests).
+        var keptSamples: Int { stacks.values.reduce(0) { $0 + $1.count } }
+
+        private func x(_ ms: Double) -> Double { Self.left + (Self.right - Self.left) * ms / axisMax }
+
+        mutating func add(_ sample: Sample) {
+            let bin = min(max(Int(sample.ms / axisMax * Double(Self.bins)), 0), Self.bins - 1)
+            if sample.overBudget { over[bin] += 1 } else { within[bin] += 1 }
+            guard !histogram else { return }
+            let bucket = Int(((x(sample.ms) - Self.left) / Self.dotStep).rounded())
+            stacks[bucket, default: []].append(sample)
+            if stacks[bucket, default: []].count > Self.maxStack {
+                histogram = true
+                stacks = [:]
+            }
+        }
 
         var svg: String {
-            let axisMax = Self.axisMaximum(max(stats.maxMs, budgetMs) * 1.08)
-            func x(_ ms: Double) -> Double { Self.left + (Self.right - Self.left) * ms / axisMax }
-            let sorted = samples.sorted { ($0.ms, $0.label) < ($1.ms, $1.label) }
-            var stacks: [Int: Int] = [:]
+            let axisMax = axisMax
+            // Each spot's dots stack up from the shortest duration.
             var dots: [(x: Double, level: Int, sample: Sample)] = []
-            for sample in sorted {
-                let dotX = x(sample.ms)
-                let bucket = Int(((dotX - Self.left) / Self.dotStep).rounded())
-                let level = stacks[bucket, default: 0]
-                stacks[bucket] = level + 1
-                dots.append((dotX, level, sample))
+            for stack in stacks.values {
+                let sorted = stack.sorted { ($0.ms, $0.label) < ($1.ms, $1.label) }
+                for (level, sample) in sorted.enumerated() { dots.append((x(sample.ms), level, sample)) }
             }
-            let highest = stacks.values.max() ?? 0
-            let histogram = highest > Self.maxStack
+            dots.sort { ($0.sample.ms, $0.sample.label, $0.level) < ($1.sample.ms, $1.sample.label, $1.level) }
+            let highest = stacks.values.map(\.count).max() ?? 0
             let plotTop = 30.0
             let plotHeight = histogram ? 90 : max(34, Double(highest) * Self.dotStep + 12)
             let axisY = plotTop + plotHeight
@@ -109,12 +142,6 @@ extension HTMLReporter {
 
         /// The histogram: per bin, the durations within budget below and those over it on top.
         private func bars(x: (Double) -> Double, axisMax: Double, axisY: Double, plotHeight: Double) -> String {
-            var within = [Int](repeating: 0, count: Self.bins)
-            var over = [Int](repeating: 0, count: Self.bins)
-            for sample in samples {
-                let bin = min(max(Int(sample.ms / axisMax * Double(Self.bins)), 0), Self.bins - 1)
-                if sample.overBudget { over[bin] += 1 } else { within[bin] += 1 }
-            }
             let tallest = Double(zip(within, over).map { $0 + $1 }.max() ?? 1)
             let binWidth = axisMax / Double(Self.bins)
             var out = ""

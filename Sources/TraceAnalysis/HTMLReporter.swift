@@ -12,20 +12,35 @@ public enum HTMLReporter {
     /// At most this many episodes and violations are listed under one swimlane.
     static let listLimit = 100
 
-    public static func render(_ report: AnalysisReport) -> String {
+    public static func render(_ report: AnalysisReport, jobs: Int = 1) -> String {
+        var out: [UInt8] = []
+        write(report, jobs: jobs) { out += $0 }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Streams the page to `sink` in pieces of about `chunkSize` bytes, a process at a time, so neither the page
+    /// of a big report nor its processes ever exist whole; processes are rendered on up to `jobs` threads.
+    public static func write(
+        _ report: AnalysisReport, jobs: Int = 1, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
+    ) rethrows {
         let aggregate = report.aggregate
-        var out = head(report)
-        out += "<body>\n"
-        out += header(report, aggregate)
-        out += "<main>\n"
-        out += apps(report, aggregate)
-        out += inputs(report, aggregate)
-        out += processes(report)
-        out += "</main>\n"
-        out += "<footer>Made by trace-analyze \(TraceAnalyzeVersion.current.htmlEscaped). "
-        out += "This page loads nothing: its style and charts are part of the file.</footer>\n"
-        out += "</body>\n</html>\n"
-        return out
+        var head = self.head(report)
+        head += "<body>\n"
+        head += header(report, aggregate)
+        head += "<main>\n"
+        head += apps(report, aggregate)
+        head += inputs(report, aggregate)
+        let section = ProcessSection(report)
+        head += section.opening
+        try OrderedParallel.write(head: head, pieces: section.pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink)
+        {
+            section.render($0)
+        } tail: {
+            var out = "</section>\n</main>\n"
+            out += "<footer>Made by trace-analyze \(TraceAnalyzeVersion.current.htmlEscaped). "
+            out += "This page loads nothing: its style and charts are part of the file.</footer>\n"
+            return out + "</body>\n</html>\n"
+        }
     }
 
     // MARK: Head and header
@@ -144,15 +159,53 @@ public enum HTMLReporter {
         out += "<p class=\"note\">Per process name over all inputs; nearest-rank percentiles. Launch: first line → "
         out += "didBecomeActive. Resume: willEnterForeground → didBecomeActive.</p>\n"
         guard !aggregate.apps.isEmpty else { return out + "<p class=\"dim\">No process.</p>\n</section>\n" }
-        var byApp: [String: [ProcessReport]] = [:]
-        for process in report.processes { byApp[Aggregate.appName(process), default: []].append(process) }
+        var charts = Charts(aggregate)
+        for process in report.processes.withoutEvents { charts.add(process) }
         for (index, app) in aggregate.apps.enumerated() {
-            out += self.app(app, index: index, processes: byApp[app.name] ?? [])
+            out += self.app(app, index: index, charts: charts.byApp[app.name])
         }
         return out + "</section>\n"
     }
 
-    private static func app(_ app: Aggregate.App, index: Int, processes: [ProcessReport]) -> String {
+    /// Every app's launch and resume charts, given their samples one process at a time.
+    private struct Charts {
+        var byApp: [String: (launches: DistributionChart?, resumes: DistributionChart?)] = [:]
+
+        init(_ aggregate: Aggregate) {
+            for app in aggregate.apps {
+                byApp[app.name] = (
+                    app.launches.map { DistributionChart(kind: .launch, budgetMs: app.launchBudgetMs, stats: $0) },
+                    app.resumes.map { DistributionChart(kind: .resume, budgetMs: app.resumeBudgetMs, stats: $0) }
+                )
+            }
+        }
+
+        mutating func add(_ process: ProcessReport) {
+            let name = Aggregate.appName(process)
+            guard var charts = byApp[name] else { return }
+            byApp[name] = nil  // changed in place, not copied
+            defer { byApp[name] = charts }
+            if let launch = process.launch, let duration = launch.durationMs, !launch.excluded {
+                charts.launches?.add(
+                    .init(
+                        ms: duration, overBudget: launch.overBudget,
+                        label: "\(process.displayName) · \(process.input) · line \(launch.startLine)"))
+            }
+            for episode in process.episodes {
+                guard episode.scenario == .returnToForeground, episode.budgetMs != nil,
+                    let duration = episode.durationMs
+                else { continue }
+                charts.resumes?.add(
+                    .init(
+                        ms: duration, overBudget: episode.overBudget,
+                        label: "\(process.displayName) · \(process.input) · line \(episode.startLine)"))
+            }
+        }
+    }
+
+    private static func app(
+        _ app: Aggregate.App, index: Int, charts: (launches: DistributionChart?, resumes: DistributionChart?)?
+    ) -> String {
         var out = "<article class=\"app\" id=\"app-\(index)\">\n<div class=\"app-figures\">\n"
         out += "<h3>\(app.name.htmlEscaped)</h3>\n"
         var meta = [
@@ -192,33 +245,13 @@ public enum HTMLReporter {
             out += "</dd>\n"
         }
         out += "</dl>\n</div>\n<div class=\"app-charts\">\n"
-        let launches = processes.compactMap { process -> DistributionChart.Sample? in
-            guard let launch = process.launch, let duration = launch.durationMs, !launch.excluded else { return nil }
-            return .init(
-                ms: duration, overBudget: launch.overBudget,
-                label: "\(process.displayName) · \(process.input) · line \(launch.startLine)")
-        }
-        if let stats = app.launches {
-            out +=
-                DistributionChart(kind: .launch, samples: launches, budgetMs: app.launchBudgetMs, stats: stats)
-                .svg
+        if let chart = charts?.launches {
+            out += chart.svg
         } else {
             out += "<p class=\"no-chart\">No launch measured against the budget"
             out += app.launchesSeen > 0 ? " (never active in the log, no timestamps, or not checked).</p>\n" : ".</p>\n"
         }
-        let resumes = processes.flatMap { process in
-            process.episodes.compactMap { episode -> DistributionChart.Sample? in
-                guard episode.scenario == .returnToForeground, episode.budgetMs != nil,
-                    let duration = episode.durationMs
-                else { return nil }
-                return .init(
-                    ms: duration, overBudget: episode.overBudget,
-                    label: "\(process.displayName) · \(process.input) · line \(episode.startLine)")
-            }
-        }
-        if let stats = app.resumes {
-            out += DistributionChart(kind: .resume, samples: resumes, budgetMs: app.resumeBudgetMs, stats: stats).svg
-        }
+        if let chart = charts?.resumes { out += chart.svg }
         return out + "</div>\n</article>\n"
     }
 
@@ -269,43 +302,79 @@ public enum HTMLReporter {
 
     // MARK: Processes
 
-    private static func processes(_ report: AnalysisReport) -> String {
-        var out = "<section id=\"processes\">\n<h2>Processes</h2>\n"
-        out += legend(report)
-        let drawn = swimlaneSelection(report.processes)
-        if drawn.count < report.processes.count {
-            out += "<p class=\"cap\">Swimlanes are drawn for \(drawn.count) of \(report.processes.count) processes "
-            out += "(those with findings first, then in input order); the other "
-            out += "\(report.processes.count - drawn.count) are listed in a table under their input.</p>\n"
+    /// The processes section as pieces rendered one at a time: per input its heading, the swimlanes drawn, then
+    /// the others as rows of one table.
+    private struct ProcessSection: Sendable {
+        enum Piece {
+            /// An input's heading, and why it lists no process when it does not.
+            case input(Int, Absence?)
+            case swimlane(Int), tableStart, row(Int), tableEnd, inputEnd
         }
-        var byInput: [String: [Int]] = [:]
-        for (index, process) in report.processes.enumerated() { byInput[process.input, default: []].append(index) }
-        var listed: Set<String> = []
-        for (inputIndex, input) in report.inputs.enumerated() {
-            out += "<section class=\"input\" id=\"input-\(inputIndex)\">\n<h3>\(input.name.htmlEscaped)</h3>\n"
-            out += inputSummary(input)
-            if !listed.insert(input.name).inserted {
-                out +=
-                    "<p class=\"dim\">An input above has the same name: the processes of both are listed there.</p>\n"
-                out += "</section>\n"
-                continue
+
+        enum Absence {
+            /// An input with the same name is above: its processes are listed there.
+            case listedAbove
+            /// No lifecycle event was recognised.
+            case noProcess
+        }
+
+        let report: AnalysisReport
+        /// The section's heading, legend and note on swimlanes not drawn.
+        let opening: String
+        let pieces: [Piece]
+
+        init(_ report: AnalysisReport) {
+            self.report = report
+            var opening = "<section id=\"processes\">\n<h2>Processes</h2>\n"
+            opening += legend(report)
+            let drawn = swimlaneSelection(report.processes.withoutEvents)
+            let count = report.processes.count
+            if drawn.count < count {
+                opening += "<p class=\"cap\">Swimlanes are drawn for \(drawn.count) of \(count) processes "
+                opening += "(those with findings first, then in input order); the other "
+                opening += "\(count - drawn.count) are listed in a table under their input.</p>\n"
             }
-            let indices = byInput.removeValue(forKey: input.name) ?? []
-            var undrawn: [ProcessReport] = []
-            for index in indices {
-                if drawn.contains(index) {
-                    out += process(report.processes[index], id: index)
-                } else {
-                    undrawn.append(report.processes[index])
+            self.opening = opening
+            var byInput = report.processIndicesByInput
+            var listed: Set<String> = []
+            var pieces: [Piece] = []
+            for (inputIndex, input) in report.inputs.enumerated() {
+                guard listed.insert(input.name).inserted else {
+                    pieces += [.input(inputIndex, .listedAbove), .inputEnd]
+                    continue
                 }
+                let indices = byInput.removeValue(forKey: input.name) ?? []
+                pieces.append(.input(inputIndex, indices.isEmpty && input.error == nil ? .noProcess : nil))
+                pieces += indices.filter(drawn.contains).map(Piece.swimlane)
+                let undrawn = indices.filter { !drawn.contains($0) }
+                if !undrawn.isEmpty { pieces += [.tableStart] + undrawn.map(Piece.row) + [.tableEnd] }
+                pieces.append(.inputEnd)
             }
-            if indices.isEmpty, input.error == nil {
-                out += "<p class=\"dim\">No process: no lifecycle event was recognised in this input.</p>\n"
-            }
-            if !undrawn.isEmpty { out += processTable(undrawn) }
-            out += "</section>\n"
+            self.pieces = pieces
         }
-        return out + "</section>\n"
+
+        func render(_ index: Int) -> String {
+            switch pieces[index] {
+            case .input(let index, let absence):
+                let input = report.inputs[index]
+                var out = "<section class=\"input\" id=\"input-\(index)\">\n<h3>\(input.name.htmlEscaped)</h3>\n"
+                out += inputSummary(input)
+                switch absence {
+                case .listedAbove?:
+                    out += "<p class=\"dim\">An input above has the same name: the processes of both are listed "
+                    out += "there.</p>\n"
+                case .noProcess?:
+                    out += "<p class=\"dim\">No process: no lifecycle event was recognised in this input.</p>\n"
+                case nil: break
+                }
+                return out
+            case .swimlane(let process): return HTMLReporter.process(report.processes[process], id: process)
+            case .tableStart: return processTableStart
+            case .row(let process): return processRow(report.processes.withoutEvents[process])
+            case .tableEnd: return "</tbody>\n</table>\n"
+            case .inputEnd: return "</section>\n"
+            }
+        }
     }
 
     /// The processes that get a swimlane: all of them up to the limit, else those with violations or over budget
@@ -480,19 +549,19 @@ public enum HTMLReporter {
             + "<td class=\"what\">\(what)</td><td>\(detail)</td></tr>\n"
     }
 
-    /// Processes without a swimlane (over the limit), one row each.
-    private static func processTable(_ processes: [ProcessReport]) -> String {
-        var out = "<table class=\"more-processes\">\n<thead><tr><th>process (no swimlane)</th><th>lines</th>"
-        out += "<th>ends</th><th>launch</th><th>episodes</th><th>violations</th></tr></thead>\n<tbody>\n"
-        for process in processes {
-            let launch = process.launch?.durationMs.map { DurationFormat.text($0) } ?? "—"
-            out += "<tr><td>\(process.displayName.htmlEscaped)</td>"
-            out += "<td>\(lineRange(process.firstLine, process.lastLine))</td>"
-            out += "<td>\(process.finalState.rawValue)</td>"
-            out += process.launch?.overBudget == true ? "<td class=\"bad-cell\">\(launch)</td>" : "<td>\(launch)</td>"
-            out += "<td>\(process.episodes.count)</td>" + countCell(process.violations.count, bad: true) + "</tr>\n"
-        }
-        return out + "</tbody>\n</table>\n"
+    /// The head of the table of processes without a swimlane (over the limit).
+    private static let processTableStart =
+        "<table class=\"more-processes\">\n<thead><tr><th>process (no swimlane)</th><th>lines</th>"
+        + "<th>ends</th><th>launch</th><th>episodes</th><th>violations</th></tr></thead>\n<tbody>\n"
+
+    /// A process without a swimlane: one row of that table.
+    private static func processRow(_ process: ProcessReport) -> String {
+        let launch = process.launch?.durationMs.map { DurationFormat.text($0) } ?? "—"
+        var out = "<tr><td>\(process.displayName.htmlEscaped)</td>"
+        out += "<td>\(lineRange(process.firstLine, process.lastLine))</td>"
+        out += "<td>\(process.finalState.rawValue)</td>"
+        out += process.launch?.overBudget == true ? "<td class=\"bad-cell\">\(launch)</td>" : "<td>\(launch)</td>"
+        return out + "<td>\(process.episodes.count)</td>" + countCell(process.violations.count, bad: true) + "</tr>\n"
     }
 
     /// The key to colours and marks, with the scenarios this report holds.

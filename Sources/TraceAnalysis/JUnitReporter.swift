@@ -5,80 +5,134 @@
 /// Times are the spans of the log's own timestamps, in seconds, never the time of the analysis, so the same
 /// input always gives the same bytes. See `Documentation/CIReports.md` for the mapping.
 public enum JUnitReporter {
-    /// The JUnit document; its suites are made and written on up to `jobs` threads.
+    /// The JUnit document.
     public static func render(_ report: AnalysisReport, jobs: Int = 1) -> String {
-        let byProcess = Dictionary(grouping: CIFinding.all(in: report), by: \.processIndex)
-        let byInput = report.processIndicesByInput
-        let noEventsAnywhere = report.lifecycleEventCount == 0
-        var tests = 0
-        var failures = 0
-        var errors = 0
-        var time = 0
-        var suites = ""
-        OrderedParallel.forEach(count: report.inputs.count, jobs: jobs) { index in
-            let suite = self.suite(report.inputs[index], byInput, byProcess, noEventsAnywhere, report)
-            return (
-                tests: suite.cases.count, failures: suite.cases.count(where: \.failed),
-                errors: suite.cases.count(where: \.errored), time: suite.timeMs, text: write(suite)
-            )
-        } sink: { suite in
-            tests += suite.tests
-            failures += suite.failures
-            errors += suite.errors
-            time += suite.time
-            suites += suite.text
-        }
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out +=
-            "<testsuites\(attributes([("name", "trace-analyze"), ("tests", "\(tests)"), ("failures", "\(failures)"), ("errors", "\(errors)"), ("time", seconds(time))]))>\n"
-        out += suites
-        out += "</testsuites>\n"
-        return out
+        var out: [UInt8] = []
+        write(report, jobs: jobs) { out += $0 }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// One input's suite: a case per process, or the error that kept it from being read.
-    private static func suite(
-        _ input: InputSummary, _ byInput: [String: [Int]], _ byProcess: [Int: [CIFinding]], _ noEventsAnywhere: Bool,
-        _ report: AnalysisReport
-    ) -> Suite {
-        var suite = Suite(name: input.name, classname: classname(input.name))
-        if let error = input.error {
-            suite.cases.append(
-                Case(
-                    name: "read \(input.name)", classname: suite.classname, timeMs: 0,
-                    outcome: [
-                        .error(type: "\(error.inputLabel)-input", message: String(describing: error), text: "")
-                    ]))
-            return suite
-        }
-        suite.properties = [
-            ("format", input.format ?? "none recognised"), ("lines", "\(input.lines)"),
-            ("unparsed-lines", "\(input.unparsedLines)"), ("lifecycle-events", "\(input.lifecycleEvents)"),
+    /// Streams the document to `sink` in pieces of about `chunkSize` bytes, a test case at a time, so neither the
+    /// document of a big report nor its processes ever exist whole; cases are made on up to `jobs` threads. The
+    /// counts the document and each suite open with are added up first, in a pass over the processes without
+    /// their events.
+    public static func write(
+        _ report: AnalysisReport, jobs: Int = 1, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
+    ) rethrows {
+        let document = Document(report)
+        let totals = [
+            ("name", "trace-analyze"), ("tests", "\(document.tests)"), ("failures", "\(document.failures)"),
+            ("errors", "\(document.errors)"), ("time", seconds(document.timeMs)),
         ]
-        let indices = byInput[input.name] ?? []
-        var seenNames: Set<String> = []
-        for index in indices {
-            let process = report.processes[index]
-            var name = process.displayName
-            // Two incarnations with one name and pid (a reused pid) stay two test cases.
-            if seenNames.contains(name) { name += " from line \(process.firstLine)" }
-            seenNames.insert(name)
-            suite.cases.append(testCase(process, name: name, suite.classname, byProcess[index] ?? [], report))
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites\(attributes(totals))>\n"
+        try OrderedParallel.write(head: head, pieces: document.pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink)
+        {
+            document.render($0)
+        } tail: {
+            "</testsuites>\n"
         }
-        if noEventsAnywhere && input.lifecycleEvents == 0 {
-            let message = "no lifecycle event in any input: is this an app's console or device log?"
-            suite.cases.append(
-                Case(
-                    name: "lifecycle events", classname: suite.classname, timeMs: 0,
-                    outcome: [.error(type: "no-lifecycle-events", message: message, text: "")]))
-        } else if indices.isEmpty {
-            // Nothing was checked, which is not a pass: the input held no process at all.
-            let message = "no process in \(input.lines) line\(input.lines == 1 ? "" : "s")"
-            suite.cases.append(
-                Case(name: "lifecycle events", classname: suite.classname, timeMs: 0, outcome: [.skipped(message)]))
+    }
+
+    /// The document as pieces: per input its suite's opening (with the counts), a case per process, and its
+    /// closing (with the case that says why an input has none).
+    private struct Document: Sendable {
+        enum Piece {
+            case suiteStart(Int)
+            /// `repeatedName`: an earlier case of the suite has the process's name (a reused pid).
+            case testCase(process: Int, suite: Int, repeatedName: Bool)
+            case suiteEnd(Int)
         }
-        suite.timeMs = inputSpanMs(indices.map { report.processes[$0] })
-        return suite
+
+        let report: AnalysisReport
+        private(set) var pieces: [Piece] = []
+        private var suites: [Suite] = []
+        /// Per input, the case its suite ends with when it has one beyond its processes' (an unreadable input's
+        /// error, no lifecycle event in any input, no process).
+        private var closingCases: [Case?] = []
+        private(set) var tests = 0
+        private(set) var failures = 0
+        private(set) var errors = 0
+        private(set) var timeMs = 0
+
+        init(_ report: AnalysisReport) {
+            self.report = report
+            for (index, input) in report.inputs.enumerated() {
+                pieces.append(.suiteStart(index))
+                let (suite, closing) = self.suite(input, index)
+                pieces.append(.suiteEnd(index))
+                suites.append(suite)
+                closingCases.append(closing)
+                tests += suite.counts.tests
+                failures += suite.counts.failures
+                errors += suite.counts.errors
+                timeMs += suite.timeMs
+            }
+        }
+
+        /// One input's suite, its cases' pieces added, and the case it ends with.
+        private mutating func suite(_ input: InputSummary, _ index: Int) -> (Suite, Case?) {
+            var suite = Suite(name: input.name, classname: classname(input.name))
+            var closing: Case?
+            if let error = input.error {
+                closing = Case(
+                    name: "read \(input.name)", classname: suite.classname, timeMs: 0,
+                    outcome: [.error(type: "\(error.inputLabel)-input", message: String(describing: error), text: "")])
+            } else {
+                suite.properties = [
+                    ("format", input.format ?? "none recognised"), ("lines", "\(input.lines)"),
+                    ("unparsed-lines", "\(input.unparsedLines)"), ("lifecycle-events", "\(input.lifecycleEvents)"),
+                ]
+                let indices = report.processIndicesByInput[input.name] ?? []
+                var seenNames: Set<String> = []
+                var first: Timestamp?
+                var last: Timestamp?
+                for process in indices {
+                    let report = self.report.processes.withoutEvents[process]
+                    var name = report.displayName
+                    let repeated = seenNames.contains(name)
+                    if repeated { name += " from line \(report.firstLine)" }
+                    seenNames.insert(name)
+                    pieces.append(.testCase(process: process, suite: index, repeatedName: repeated))
+                    suite.counts.tests += 1
+                    let findings = CIFinding.findings(of: report, at: process, options: self.report.options)
+                    if findings.contains(where: \.failing) { suite.counts.failures += 1 }
+                    if let time = report.firstTime { first = min(first ?? time, time) }
+                    if let time = report.lastTime { last = max(last ?? time, time) }
+                }
+                if self.report.lifecycleEventCount == 0 && input.lifecycleEvents == 0 {
+                    let message = "no lifecycle event in any input: is this an app's console or device log?"
+                    closing = Case(
+                        name: "lifecycle events", classname: suite.classname, timeMs: 0,
+                        outcome: [.error(type: "no-lifecycle-events", message: message, text: "")])
+                } else if indices.isEmpty {
+                    // Nothing was checked, which is not a pass: the input held no process at all.
+                    let message = "no process in \(input.lines) line\(input.lines == 1 ? "" : "s")"
+                    closing = Case(
+                        name: "lifecycle events", classname: suite.classname, timeMs: 0, outcome: [.skipped(message)])
+                }
+                // The span of the input's timestamps: its earliest process start to its latest process end.
+                suite.timeMs = spanMs(first, last)
+            }
+            if let closing {
+                suite.counts.tests += 1
+                if closing.errored { suite.counts.errors += 1 }
+                if closing.skipped { suite.counts.skipped += 1 }
+            }
+            return (suite, closing)
+        }
+
+        func render(_ index: Int) -> String {
+            switch pieces[index] {
+            case .suiteStart(let input): return opening(suites[input])
+            case .testCase(let process, let suite, let repeatedName):
+                let report = self.report.processes.withoutEvents[process]
+                // Two incarnations with one name and pid (a reused pid) stay two test cases.
+                let name = repeatedName ? report.displayName + " from line \(report.firstLine)" : report.displayName
+                let findings = CIFinding.findings(of: report, at: process, options: self.report.options)
+                return write(testCase(report, name: name, suites[suite].classname, findings, self.report))
+            case .suiteEnd(let input): return (closingCases[input].map(write) ?? "") + "  </testsuite>\n"
+            }
+        }
     }
 
     // MARK: Model
@@ -106,7 +160,7 @@ public enum JUnitReporter {
         var classname: String
         var timeMs = 0
         var properties: [(String, String)] = []
-        var cases: [Case] = []
+        var counts = (tests: 0, failures: 0, errors: 0, skipped: 0)
     }
 
     // MARK: Building
@@ -182,13 +236,6 @@ public enum JUnitReporter {
         return Int(max(0, first.milliseconds(to: last)).rounded())
     }
 
-    /// The span of an input's timestamps: its earliest process start to its latest process end.
-    private static func inputSpanMs(_ processes: [ProcessReport]) -> Int {
-        let firsts = processes.compactMap(\.firstTime)
-        let lasts = processes.compactMap(\.lastTime)
-        return spanMs(firsts.min(), lasts.max())
-    }
-
     /// `1.905`: seconds with milliseconds, as the schema's `SUREFIRE_TIME` (at most three decimals) wants.
     static func seconds(_ ms: Int) -> String {
         let fraction = ms % 1000
@@ -198,11 +245,12 @@ public enum JUnitReporter {
 
     // MARK: Writing
 
-    private static func write(_ suite: Suite) -> String {
+    /// A suite's opening tag, with its counts, and its properties.
+    private static func opening(_ suite: Suite) -> String {
         let attributes = attributes([
-            ("name", suite.name), ("tests", "\(suite.cases.count)"),
-            ("failures", "\(suite.cases.count(where: \.failed))"), ("errors", "\(suite.cases.count(where: \.errored))"),
-            ("skipped", "\(suite.cases.count(where: \.skipped))"), ("time", seconds(suite.timeMs)),
+            ("name", suite.name), ("tests", "\(suite.counts.tests)"), ("failures", "\(suite.counts.failures)"),
+            ("errors", "\(suite.counts.errors)"), ("skipped", "\(suite.counts.skipped)"),
+            ("time", seconds(suite.timeMs)),
         ])
         var out = "  <testsuite\(attributes)>\n"
         if !suite.properties.isEmpty {
@@ -212,8 +260,6 @@ public enum JUnitReporter {
             }
             out += "    </properties>\n"
         }
-        for testCase in suite.cases { out += write(testCase) }
-        out += "  </testsuite>\n"
         return out
     }
 

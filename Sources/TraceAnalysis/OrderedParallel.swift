@@ -33,6 +33,24 @@ enum OrderedParallel {
         }
     }
 
+    /// Writes `head`, the text of each piece of `0..<count` (made by `piece` on up to `jobs` threads) and `tail` to
+    /// `sink` in order, in chunks of about `chunkSize` bytes, so the text of a big report never exists whole.
+    static func write(
+        head: String, pieces count: Int, jobs: Int, chunkSize: Int, to sink: ([UInt8]) throws -> Void,
+        _ piece: @Sendable (Int) -> String, tail: () -> String
+    ) rethrows {
+        var out = head
+        try forEach(count: count, jobs: jobs, piece) { text in
+            out += text
+            if out.utf8.count >= chunkSize {
+                try sink(Array(out.utf8))
+                out = ""
+            }
+        }
+        out += tail()
+        try sink(Array(out.utf8))
+    }
+
     /// The next index to take, shared by the threads of a window.
     private final class Counter: @unchecked Sendable {
         private let lock = Lock()

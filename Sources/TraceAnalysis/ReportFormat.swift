@@ -30,7 +30,8 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     }
 
     /// Writes `report` in this format to `sink`, in pieces. `color` and `showEvents` shape the text report only;
-    /// the text and JSON reports render their processes, the JUnit report its suites, on up to `jobs` threads.
+    /// the text, JSON, HTML and JUnit reports render their processes on up to `jobs` threads, and write them a
+    /// piece at a time.
     public func write(
         _ report: AnalysisReport, color: Bool = false, showEvents: Bool = false, jobs: Int = 1,
         to sink: ([UInt8]) throws -> Void
@@ -39,8 +40,8 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         case .json: try JSONReporter.write(report, jobs: jobs, to: sink)
         case .text: try TextReporter(color: color, showEvents: showEvents).write(report, jobs: jobs, to: sink)
         case .markdown: try sink(Array(MarkdownReporter.render(report).utf8))
-        case .html: try sink(Array(HTMLReporter.render(report).utf8))
-        case .junit: try sink(Array(JUnitReporter.render(report, jobs: jobs).utf8))
+        case .html: try HTMLReporter.write(report, jobs: jobs, to: sink)
+        case .junit: try JUnitReporter.write(report, jobs: jobs, to: sink)
         case .github: try sink(Array(GitHubReporter.render(report).utf8))
         case .jsonl: try LiveJSONReporter.write(report, to: sink)
         }

@@ -4,10 +4,10 @@ import NativeKit
 /// The reports of one analysis (`--format` and every `--report FORMAT=PATH`), written one after another in the
 /// order given.
 ///
-/// With more than one job, the reports rendered whole (Markdown, HTML, JUnit, GitHub annotations) are rendered
+/// With more than one job, the reports rendered whole (Markdown, GitHub annotations) are rendered
 /// ahead on other threads while the reports before them are written: after a batch's last input the reports are
 /// what is left to do, and one report at a time leaves cores idle (the Markdown report is rendered on one thread).
-/// The streamed reports (text, JSON, JSON Lines) are rendered as they are written, a piece at a time, as before,
+/// The streamed reports (text, JSON, JSON Lines, HTML, JUnit) are rendered as they are written, a piece at a time,
 /// so their text never exists whole; a report rendered ahead waits, whole, for its turn. The bytes are the same
 /// as ``ReportFormat/write(_:color:showEvents:jobs:to:)``'s whatever the number of jobs.
 public final class ReportSet: Sendable {
@@ -143,8 +143,8 @@ extension ReportFormat {
     /// Rendered as one string (not streamed a piece at a time).
     var rendersWhole: Bool {
         switch self {
-        case .markdown, .html, .junit, .github: return true
-        case .text, .json, .jsonl: return false
+        case .markdown, .github: return true
+        case .text, .json, .jsonl, .html, .junit: return false
         }
     }
 }

@@ -27,22 +27,13 @@ public struct TextReporter: Sendable {
         let pieces: [(input: Int, process: Int?)] = report.inputs.indices.flatMap { input in
             [(input, nil)] + (byInput[report.inputs[input].name] ?? []).map { (input, $0) }
         }
-        var out = ""
-        try OrderedParallel.forEach(count: pieces.count, jobs: jobs) { index in
+        try OrderedParallel.write(head: "", pieces: pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink) { index in
             let (input, process) = pieces[index]
             guard let process else { return (input == 0 ? "" : "\n") + inputHeader(report.inputs[input]) }
             return "\n" + render(report.processes[process])
-        } sink: { text in
-            out += text
-            if out.utf8.count >= chunkSize {
-                try sink(Array(out.utf8))
-                out = ""
-            }
+        } tail: {
+            (report.inputs.isEmpty ? "" : "\n") + apps(report.aggregate) + summary(report)
         }
-        if !report.inputs.isEmpty { out += "\n" }
-        out += apps(report.aggregate)
-        out += summary(report)
-        try sink(Array(out.utf8))
     }
 
     /// Per app: launches and resumes (count, min, p50, p90, p99, max, over budget), violations, unclean exits.

@@ -69,6 +69,36 @@ struct HTMLReportTests {
         #expect(svg.contains("<rect class=\"over\""))
     }
 
+    /// A chart is given its samples one process at a time and keeps only those it may draw as dots: the page is
+    /// the same whatever order they come in, and a chart that became a histogram keeps none.
+    @Test func aChartIsTheSameInAnyOrderAndKeepsFewSamples() {
+        var random = SplitMix64(seed: 7)
+        let samples = (0..<1000).map { index in
+            HTMLReporter.DistributionChart.Sample(
+                ms: Double(random.next() % 2000), overBudget: index % 7 == 0, label: "App [\(index % 5)]")
+        }
+        let stats = DurationStats(samples.map(\.ms), overBudget: samples.count(where: \.overBudget))
+        guard let stats else { return }
+        func svg(_ samples: [HTMLReporter.DistributionChart.Sample]) -> String {
+            HTMLReporter.DistributionChart(kind: .launch, samples: samples, budgetMs: 1500, stats: stats).svg
+        }
+        let few = Array(samples.prefix(40))
+        let fewStats = DurationStats(few.map(\.ms), overBudget: few.count(where: \.overBudget))
+        guard let fewStats else { return }
+        let dots = HTMLReporter.DistributionChart(kind: .launch, samples: few, budgetMs: 1500, stats: fewStats)
+        #expect(dots.svg.occurrences(of: "<circle") == 40)
+        #expect(dots.keptSamples == 40)
+        #expect(
+            HTMLReporter.DistributionChart(kind: .launch, samples: few.reversed(), budgetMs: 1500, stats: fewStats)
+                .svg == dots.svg)
+        let chart = HTMLReporter.DistributionChart(kind: .launch, samples: samples, budgetMs: 1500, stats: stats)
+        #expect(chart.keptSamples == 0)
+        let histogram = chart.svg
+        #expect(histogram.contains("<g class=\"bar\">"))
+        #expect(svg(samples.reversed()) == histogram)
+        #expect(svg(samples.shuffled(using: &random)) == histogram)
+    }
+
     @Test func logTextIsEscaped() throws {
         let capture = ExampleCapture(
             """

@@ -31,6 +31,40 @@ struct ParallelReportTests {
         }
     }
 
+    /// The text, JSON, HTML and JUnit reports arrive in pieces of about the chunk size (their text never exists
+    /// whole), with the same bytes at any number of jobs and any chunk size.
+    @Test func streamedReportsArriveInPiecesWithTheSameBytes() throws {
+        let report = try TestSupport.analyzeAllSamples()
+        typealias Writer = (Int, Int, ([UInt8]) -> Void) -> Void
+        let writers: [(String, Writer)] = [
+            ("text", { TextReporter().write(report, jobs: $0, chunkSize: $1, to: $2) }),
+            ("html", { HTMLReporter.write(report, jobs: $0, chunkSize: $1, to: $2) }),
+            ("junit", { JUnitReporter.write(report, jobs: $0, chunkSize: $1, to: $2) }),
+        ]
+        for (name, write) in writers {
+            var whole: [UInt8] = []
+            var pieces = 0
+            write(1, 1 << 30) {
+                whole += $0; pieces += 1
+            }
+            #expect(pieces == 1, "\(name): one piece when the chunk is larger than the report")
+            for jobs in [1, 3] {
+                var bytes: [UInt8] = []
+                var sizes: [Int] = []
+                write(jobs, 1024) {
+                    bytes += $0; sizes.append($0.count)
+                }
+                #expect(bytes == whole, "\(name) with \(jobs) jobs")
+                #expect(sizes.count > 3, "\(name): \(sizes.count) pieces for \(whole.count) bytes")
+                // A piece is flushed as soon as it reaches the chunk size: none between the first (which has the
+                // report's head: the HTML page's style sheet and charts) and the last holds more than the chunk
+                // size plus one process's text.
+                #expect(
+                    sizes.dropFirst().dropLast().allSatisfy { $0 >= 1024 && $0 < 1024 + 30_000 }, "\(name): \(sizes)")
+            }
+        }
+    }
+
     @Test func aReportSetWrittenOutOfOrderOrNotAtAllLeavesNothingWaiting() throws {
         let report = try TestSupport.analyzeSample("background-and-exits.log")
         let entries = [ReportFormat.text, .markdown, .junit, .html, .github].map { ReportSet.Entry(format: $0) }
