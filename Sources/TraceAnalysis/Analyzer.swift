@@ -229,15 +229,12 @@ struct InputAnalysis {
     static let maxTies = 10_000
 
     // Incarnations, and a one-entry cache so consecutive lines of one process cost no lookup.
+    /// Every incarnation, by name and pid and by pid (the last made for each pid, for exit lines that name a pid:
+    /// a look-up, not a scan of every incarnation, which was quadratic on a capture of many pids with exit lines).
     private var incarnations: Incarnations
     private let shared: ProcessTimeline.Shared
-    /// Indices in ``incarnations`` (a dormant incarnation written out keeps only its entries here).
-    private var byKey: [ProcessKey: Int] = [:]
     /// Never written out (see ``Incarnations``).
     private var currentByName: [String: ProcessTimeline] = [:]
-    /// The index of the last incarnation made for each pid, for exit lines that name a pid: a look-up, not a scan
-    /// of every incarnation (quadratic on a capture of many pids with exit lines).
-    private var lastByPid: [Int: Int] = [:]
     /// Names that differ only in case, by their lowercased form, the first in sorted order: made the first time
     /// an exit line names a process no current name spells the same way, kept up to date from then on.
     private var namesByLowercase: [String: String]?
@@ -258,11 +255,6 @@ struct InputAnalysis {
     private var tails = [NSLogHeader.Tail?](repeating: nil, count: InputAnalysis.recentCapacity)
     /// The last date and time an NSLog header was accepted with (``NSLogHeader/DateTime``).
     private var headerDates = NSLogHeader.DateTime()
-
-    private struct ProcessKey: Hashable {
-        var name: String
-        var pid: Int
-    }
 
     /// Live mode's hooks (nil in a batch).
     private let tracking: LiveTracking?
@@ -588,7 +580,7 @@ struct InputAnalysis {
     private mutating func exitTarget(_ subject: EventRecognizer.Subject, _ number: Int, _ time: Timestamp?)
         -> ProcessTimeline
     {
-        if let pid = subject.pid, let known = lastByPid[pid] { return incarnations.timeline(at: known) }
+        if let pid = subject.pid, let known = incarnations.last(pid: pid) { return known }
         let name = subject.name ?? subject.bundle.map { bundle in String(bundle.split(separator: ".").last ?? "") }
         guard let name, !name.isEmpty else { return timeline(name: "", pid: subject.pid ?? -1, number, time) }
         if let current = currentByName[name] { return current }
@@ -687,19 +679,16 @@ struct InputAnalysis {
     private mutating func timeline(name processName: String, pid: Int, _ number: Int, _ time: Timestamp?)
         -> ProcessTimeline
     {
-        if let known = byKey[ProcessKey(name: processName, pid: pid)] {
-            let timeline = incarnations.timeline(at: known)
-            makeCurrent(timeline)
-            return timeline
+        if let known = incarnations.find(name: processName, pid: pid) {
+            makeCurrent(known)
+            return known
         }
         let previous = currentByName[processName]
         // The name of the earlier incarnation, so every incarnation of a name shares one string (the keys of
         // dormant incarnations included).
         let timeline = ProcessTimeline(
             name: previous?.name ?? processName, pid: pid, input: name, line: number, time: time, shared: shared)
-        let index = incarnations.append(timeline)
-        byKey[ProcessKey(name: timeline.name, pid: pid)] = index
-        lastByPid[pid] = index
+        incarnations.append(timeline)
         if let previous, previous.pid != pid {
             previous.replaced(by: timeline)
         }
@@ -749,7 +738,7 @@ struct InputAnalysis {
     /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.
     private mutating func bareTimeline(_ number: Int) -> ProcessTimeline {
         if appNames.count == 1, let app = appNames.first, let timeline = currentByName[app] { return timeline }
-        if let known = byKey[ProcessKey(name: "", pid: -1)] { return incarnations.timeline(at: known) }
+        if let known = incarnations.find(name: "", pid: -1) { return known }
         return timeline(name: "", pid: -1, number, nil)
     }
 
@@ -822,9 +811,7 @@ struct InputAnalysis {
                 source: dateSource, firstYear: dates.firstYear, rollovers: dates.rollovers)
         }
         // Each incarnation is let go once its report is made, so the two never all exist at once.
-        byKey = [:]
         currentByName = [:]
-        lastByPid = [:]
         namesByLowercase = nil
         forgetRecent()
         lastTimeline = nil

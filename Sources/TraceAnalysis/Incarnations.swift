@@ -1,32 +1,70 @@
-/// An input's incarnations in the order they appeared: in memory, or — once dormant on a big input — written out
-/// whole to the input's ``SpillFile`` and read back when they are needed again, so the memory of a capture with
-/// many pids stays bounded (see `Documentation/Performance.md`, "Memory").
+/// An input's incarnations in the order they appeared, with their index by name and pid and by pid: in memory, or
+/// — once dormant on a big input — written out whole to the input's ``SpillFile`` and read back when they are
+/// needed again, so the memory of a capture with many pids stays small (see `Documentation/Performance.md`,
+/// "Memory").
 ///
 /// An incarnation is dormant when another pid has become the current incarnation of its name: it is then reached
-/// only in rare ways, each of which goes through ``timeline(at:)`` and reads it back (its pid logs again and the
-/// kill inferred from its successor is taken back; an exit line names its pid; the end of the input reports it).
-/// The current incarnation of each name stays in memory, since every new pid of the name ends it (an inferred
-/// kill) and exit lines and bare lines find it by name. The analysis keeps the rest of its references to an
-/// incarnation in memory (its last record's, for repeat lines) out of the batch, and forgets its cache of recent
-/// ones after a batch.
+/// only in rare ways, each of which goes through this index and reads it back (its pid logs again and the kill
+/// inferred from its successor is taken back; an exit line names its pid; the end of the input reports it). The
+/// current incarnation of each name stays in memory, since every new pid of the name ends it (an inferred kill)
+/// and exit lines and bare lines find it by name. The analysis keeps the rest of its references to an incarnation
+/// in memory (its last record's, for repeat lines) out of the batch, and forgets its cache of recent ones after a
+/// batch.
 ///
 /// Incarnations are written out in batches, when a new one is made and more than ``limit`` are in memory; the next
 /// batch waits until twice as many as were left are in memory, so incarnations that cannot be written out (the
 /// current ones of many names) cost no scan per new one. An incarnation that logged since the last batch is not
-/// written out, so pids of one name that log in turn are not written and read back every few lines. A dormant
-/// incarnation keeps an entry here (its place in the file) and the analysis's index entries (by name and pid, by
-/// pid): 100–170 bytes with the tables' slack.
+/// written out, so pids of one name that log in turn are not written and read back every few lines.
+///
+/// What stays of a dormant incarnation is 16 bytes (its name's number, its pid and where it was written) and its
+/// place in two open-addressing tables of 32-bit positions (by name and pid, by pid), about 32 bytes in all: a
+/// million pids take 32 MB (a dictionary of the name and pid and one of the pid took 100–170 bytes).
 struct Incarnations {
-    /// One incarnation: the object, or where it was written (and whether it has events, so one without, which has
-    /// no report, is not read back at the end).
-    private enum Slot {
-        case resident(ProcessTimeline)
-        case dormant(SpillFile.Segment, hasEvents: Bool)
+    /// One incarnation as the index keeps it: 16 bytes.
+    private struct Entry {
+        /// Its pid, or ``Entry/widePid`` when the pid does not fit in 32 bits (it is then in ``widePids``).
+        var pid: Int32
+        /// Its name's number in ``names``.
+        var name: UInt32
+        /// ``Entry/resident`` while it is in memory (in ``objects``); else where it was written: the offset in the
+        /// file above bit 24, bit 23 set when it has events (one without has no report, and is not read back at the
+        /// end), and the length below.
+        var place: UInt64
+
+        static let widePid = Int32.min
+        static let resident = UInt64.max
+        static let eventsBit: UInt64 = 1 << 23
+        /// Incarnations written at more than 1 TiB into the file or longer than 8 MiB stay in memory.
+        static let lengthLimit = 1 << 23
+        static let offsetLimit: Int64 = 1 << 40
+
+        var isResident: Bool { place == Self.resident }
+        var hasEvents: Bool { place & Self.eventsBit != 0 }
+        var segment: SpillFile.Segment {
+            SpillFile.Segment(offset: Int64(place >> 24), length: Int(place & (Self.eventsBit - 1)))
+        }
     }
 
-    private var slots: [Slot] = []
-    /// The indices of the slots in memory (a batch looks at these, not at every incarnation).
-    private var resident: [Int] = []
+    /// The entries, in chunks of ``chunkSize``: a big array would be copied whole as it grows, with twice its size
+    /// in memory for a moment.
+    private var chunks: [[Entry]] = []
+    private static let chunkShift = 12
+    private static let chunkSize = 1 << chunkShift
+    private(set) var count = 0
+    /// The incarnations in memory, by position.
+    private var objects: [UInt32: ProcessTimeline] = [:]
+    /// The positions of the incarnations in memory, in the order they were made or read back (a batch looks at
+    /// these, not at every incarnation).
+    private var resident: [UInt32] = []
+    /// The pids that do not fit in an entry, by position.
+    private var widePids: [UInt32: Int] = [:]
+    /// Names by their number, and numbers by name.
+    private var names: [String] = []
+    private var nameNumbers: [String: UInt32] = [:]
+    /// Positions by name and pid, and of the last incarnation of each pid (for exit lines that name a pid).
+    private var byKey = PositionTable()
+    private var byPid = PositionTable()
+
     private let shared: ProcessTimeline.Shared
     /// Past this many incarnations in memory, the dormant ones are written out (0: at every new incarnation, for
     /// tests; `Int.max`: never, as in live mode, which looks at every incarnation again on each change).
@@ -50,49 +88,116 @@ struct Incarnations {
     }
 
     /// How many incarnations are written out (not in memory).
-    var dormantCount: Int { slots.count - resident.count }
+    var dormantCount: Int { count - resident.count }
 
-    /// Adds a new incarnation; returns its index.
-    mutating func append(_ timeline: ProcessTimeline) -> Int {
-        slots.append(.resident(timeline))
-        resident.append(slots.count - 1)
-        return slots.count - 1
+    private func entry(_ position: UInt32) -> Entry { Self.entry(position, in: chunks) }
+
+    /// The pid of the entry at `position`.
+    private static func pid(_ entry: Entry, _ position: UInt32, _ widePids: [UInt32: Int]) -> Int {
+        entry.pid != Entry.widePid ? Int(entry.pid) : widePids[position] ?? 0
     }
 
-    /// The incarnation at `index`, read back into memory when it was written out.
-    mutating func timeline(at index: Int) -> ProcessTimeline {
-        switch slots[index] {
-        case .resident(let timeline): return timeline
-        case .dormant(let segment, _):
-            let timeline = shared.readBack(segment)
-            slots[index] = .resident(timeline)
-            resident.append(index)
+    private static func entry(_ position: UInt32, in chunks: [[Entry]]) -> Entry {
+        chunks[Int(position) >> chunkShift][Int(position) & (chunkSize - 1)]
+    }
+
+    private mutating func setEntry(_ position: UInt32, _ entry: Entry) {
+        chunks[Int(position) >> Self.chunkShift][Int(position) & (Self.chunkSize - 1)] = entry
+    }
+
+    /// The incarnation of `name` with `pid`, read back into memory when it was written out.
+    mutating func find(name: String, pid: Int) -> ProcessTimeline? {
+        guard let number = nameNumbers[name] else { return nil }
+        let (chunks, widePids) = (self.chunks, self.widePids)
+        let position = byKey.find(hash(number, pid)) { position in
+            let entry = Self.entry(position, in: chunks)
+            return entry.name == number && Self.pid(entry, position, widePids) == pid
+        }
+        return position.map { timeline(at: $0) }
+    }
+
+    /// The last incarnation made with `pid`, read back into memory when it was written out.
+    mutating func last(pid: Int) -> ProcessTimeline? {
+        let (chunks, widePids) = (self.chunks, self.widePids)
+        return byPid.find(hash(pid)) { Self.pid(Self.entry($0, in: chunks), $0, widePids) == pid }.map {
+            timeline(at: $0)
+        }
+    }
+
+    /// Adds a new incarnation (none has its name and pid yet).
+    mutating func append(_ timeline: ProcessTimeline) {
+        precondition(count < Int(UInt32.max), "more than 4 billion incarnations in one input")
+        let position = UInt32(count)
+        let number: UInt32
+        if let known = nameNumbers[timeline.name] {
+            number = known
+        } else {
+            number = UInt32(names.count)
+            names.append(timeline.name)
+            nameNumbers[timeline.name] = number
+        }
+        if count & (Self.chunkSize - 1) == 0 {
+            var chunk: [Entry] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
+        let pid = timeline.pid
+        let narrow = Int32(exactly: pid).flatMap { $0 == Entry.widePid ? nil : $0 }
+        if narrow == nil { widePids[position] = pid }
+        chunks[chunks.count - 1].append(Entry(pid: narrow ?? Entry.widePid, name: number, place: Entry.resident))
+        count += 1
+        objects[position] = timeline
+        resident.append(position)
+        let (chunks, widePids, seed) = (self.chunks, self.widePids, self.seed)
+        func pidAt(_ position: UInt32) -> Int { Self.pid(Self.entry(position, in: chunks), position, widePids) }
+        byKey.insert(position, hash: hash(number, pid)) { position in
+            Self.hash(Self.entry(position, in: chunks).name, pidAt(position), seed)
+        }
+        byPid.insert(position, hash: hash(pid), replacing: { pidAt($0) == pid }) { Self.hash(pidAt($0), seed) }
+    }
+
+    /// The incarnation at `position`, read back into memory when it was written out.
+    private mutating func timeline(at position: UInt32) -> ProcessTimeline {
+        var entry = entry(position)
+        guard !entry.isResident else {
+            guard let timeline = objects[position] else { preconditionFailure("incarnation \(position) is lost") }
             return timeline
         }
+        let timeline = shared.readBack(entry.segment)
+        entry.place = Entry.resident
+        setEntry(position, entry)
+        objects[position] = timeline
+        resident.append(position)
+        return timeline
     }
 
     /// Whether a batch is due (a new incarnation was just made).
     var isBatchDue: Bool { resident.count > nextBatch }
 
     /// Writes out every dormant incarnation in memory but `kept`, at `line`; returns whether any was (then
-    /// references to them other than through ``timeline(at:)`` must be forgotten). Those the file cannot take stay
-    /// in memory.
+    /// references to them other than through this index must be forgotten). Those the file cannot take stay in
+    /// memory.
     mutating func writeOutDormant(keeping kept: ProcessTimeline?, line: Int) -> Bool {
         // Several pids of one name that log in turn each stop being current again and again: one that logged
         // since the last batch stays, or it could be written out and read back every few lines. (At every
         // opportunity, for tests, whatever logged last goes too.)
         let quietSince = limit == 0 ? Int.max : lastBatchLine
         lastBatchLine = line
-        var stay: [Int] = []
+        var stay: [UInt32] = []
         var wroteAny = false
-        for index in resident {
-            guard case .resident(let timeline) = slots[index], !timeline.isCurrentOfName, timeline !== kept,
-                timeline.lastLine < quietSince, let segment = shared.writeOut(timeline)
+        for position in resident {
+            guard let timeline = objects[position], !timeline.isCurrentOfName, timeline !== kept,
+                timeline.lastLine < quietSince, let segment = shared.writeOut(timeline),
+                segment.length < Entry.lengthLimit, segment.offset < Entry.offsetLimit
             else {
-                stay.append(index)
+                stay.append(position)
                 continue
             }
-            slots[index] = .dormant(segment, hasEvents: timeline.hasEvents)
+            var entry = entry(position)
+            entry.place =
+                UInt64(segment.offset) << 24 | (timeline.hasEvents ? Entry.eventsBit : 0) | UInt64(segment.length)
+            setEntry(position, entry)
+            objects[position] = nil
             wroteAny = true
         }
         resident = stay
@@ -104,15 +209,101 @@ struct Incarnations {
     /// Hands every incarnation with events (those with a report) to `body` in order, read back when written out,
     /// and lets each go once `body` is done with it (the end of the input: they are never all in memory again).
     mutating func removeAll(reporting body: (ProcessTimeline) -> Void) {
-        var pending = slots
-        slots = []
-        resident = []
-        pending.reverse()
-        while let slot = pending.popLast() {
-            switch slot {
-            case .resident(let timeline): if timeline.hasEvents { body(timeline) }
-            case .dormant(let segment, let hasEvents): if hasEvents { body(shared.readBack(segment)) }
+        let chunks = self.chunks
+        var objects = self.objects
+        self = Incarnations(shared: shared, limit: limit)
+        for (index, chunk) in chunks.enumerated() {
+            for (offset, entry) in chunk.enumerated() {
+                if entry.isResident {
+                    let position = UInt32(index << Self.chunkShift + offset)
+                    guard let timeline = objects.removeValue(forKey: position) else { continue }
+                    if timeline.hasEvents { body(timeline) }
+                } else if entry.hasEvents {
+                    body(shared.readBack(entry.segment))
+                }
             }
+        }
+    }
+
+    private init(shared: ProcessTimeline.Shared, limit: Int) {
+        self.shared = shared
+        self.limit = limit
+        nextBatch = limit
+    }
+
+    // MARK: Hashing
+
+    /// Mixed into every hash, drawn per input, so an input cannot choose pids that collide.
+    private let seed = UInt64.random(in: .min ... .max)
+
+    private func hash(_ pid: Int) -> UInt64 { Self.hash(pid, seed) }
+    private func hash(_ name: UInt32, _ pid: Int) -> UInt64 { Self.hash(name, pid, seed) }
+
+    private static func hash(_ pid: Int, _ seed: UInt64) -> UInt64 { mix(UInt64(bitPattern: Int64(pid)) ^ seed) }
+
+    private static func hash(_ name: UInt32, _ pid: Int, _ seed: UInt64) -> UInt64 {
+        mix((UInt64(bitPattern: Int64(pid)) ^ seed) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(name))
+    }
+
+    /// A 64-bit finaliser (splitmix64's): every bit of the key moves every bit of the hash.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// An open-addressing hash table of 32-bit positions (linear probing, at most 70 % full): the keys live
+/// elsewhere (``Incarnations``'s entries), so the table asks the caller whether a position holds the key looked
+/// for, and to hash a position's key again when it grows.
+struct PositionTable {
+    /// Position + 1 per slot; 0 is empty.
+    private var slots: [UInt32] = []
+    private var count = 0
+
+    /// The position whose key `matches`, among those of hash `hash`.
+    func find(_ hash: UInt64, matches: (UInt32) -> Bool) -> UInt32? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var slot = self.slot(hash, mask)
+        while slots[slot] != 0 {
+            let position = slots[slot] - 1
+            if matches(position) { return position }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds `position` under `hash`, in place of the position that `replacing` accepts if there is one;
+    /// `rehash` gives a position's hash when the table grows.
+    mutating func insert(
+        _ position: UInt32, hash: UInt64, replacing: (UInt32) -> Bool = { _ in false }, rehash: (UInt32) -> UInt64
+    ) {
+        if (count + 1) * 10 > slots.count * 7 { grow(rehash) }
+        let mask = slots.count - 1
+        var slot = self.slot(hash, mask)
+        while slots[slot] != 0 {
+            if replacing(slots[slot] - 1) {
+                slots[slot] = position + 1
+                return
+            }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = position + 1
+        count += 1
+    }
+
+    private func slot(_ hash: UInt64, _ mask: Int) -> Int { Int(truncatingIfNeeded: hash) & mask }
+
+    private mutating func grow(_ rehash: (UInt32) -> UInt64) {
+        let old = slots
+        slots = [UInt32](repeating: 0, count: max(16, old.count * 2))
+        let mask = slots.count - 1
+        for value in old where value != 0 {
+            var slot = self.slot(rehash(value - 1), mask)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = value
         }
     }
 }

@@ -107,6 +107,50 @@ struct DormantIncarnationTests {
         }
     }
 
+    /// The index finds every incarnation by name and pid, and the last made for a pid, against a dictionary
+    /// model: over several chunks of entries and several growths of its tables, with pids shared by names, and
+    /// with incarnations written out (then read back, the same object as what the model was given back after).
+    @Test(arguments: [AnalysisOptions.defaultSpillThreshold, 0])
+    func theIndexFindsWhatADictionaryWould(threshold: Int) throws {
+        var options = AnalysisOptions()
+        options.spillThreshold = threshold
+        let shared = ProcessTimeline.Shared(options: options)
+        var incarnations = Incarnations(shared: shared)
+        var byKey: [String: (name: String, pid: Int, line: Int)] = [:]
+        var lastByPid: [Int: Int] = [:]  // pid → line of the incarnation made last
+        var random = SplitMix64(seed: 11)
+        var current: [String: ProcessTimeline] = [:]
+        let count = 10_000
+        for line in 1...count {
+            let name = "App\(random.next() % 40)"
+            // Pids repeat across names (pid reuse), and a few are negative or huge.
+            let pid =
+                line % 97 == 0 ? -Int(random.next() % 3) : line % 89 == 0 ? Int.max - line : Int(random.next() % 3_000)
+            guard byKey["\(name)|\(pid)"] == nil else { continue }
+            let timeline = ProcessTimeline(name: name, pid: pid, input: "in", line: line, time: nil, shared: shared)
+            current[name]?.isCurrentOfName = false
+            timeline.isCurrentOfName = true
+            current[name] = timeline
+            incarnations.append(timeline)
+            byKey["\(name)|\(pid)"] = (name, pid, line)
+            lastByPid[pid] = line
+            if incarnations.isBatchDue { _ = incarnations.writeOutDormant(keeping: nil, line: line) }
+        }
+        if threshold == 0 { #expect(incarnations.dormantCount > 1_000) }
+        for (name, pid, line) in byKey.values.sorted(by: { $0.line < $1.line }) {
+            let found = incarnations.find(name: name, pid: pid)
+            #expect(found != nil, "\(name) [\(pid)]")
+            guard let found else { continue }
+            #expect(found.name == name && found.pid == pid && found.firstLine == line)
+        }
+        for (pid, line) in lastByPid {
+            #expect(incarnations.last(pid: pid)?.firstLine == line, "pid \(pid)")
+        }
+        #expect(incarnations.find(name: "App1", pid: 3_000) == nil)
+        #expect(incarnations.find(name: "Unknown", pid: 1) == nil)
+        #expect(incarnations.last(pid: 3_001) == nil)
+    }
+
     /// Feeds `text` line by line, calling `after` with each line's number and the analysis.
     static func analyse(
         _ text: String, threshold: Int, after: (Int, InputAnalysis) -> Void = { _, _ in }
