@@ -233,8 +233,6 @@ struct InputAnalysis {
     /// a look-up, not a scan of every incarnation, which was quadratic on a capture of many pids with exit lines).
     private var incarnations: Incarnations
     private let shared: ProcessTimeline.Shared
-    /// Never written out (see ``Incarnations``).
-    private var currentByName: [String: ProcessTimeline] = [:]
     /// Names that differ only in case, by their lowercased form, the first in sorted order: made the first time
     /// an exit line names a process no current name spells the same way, kept up to date from then on.
     private var namesByLowercase: [String: String]?
@@ -583,13 +581,15 @@ struct InputAnalysis {
         if let pid = subject.pid, let known = incarnations.last(pid: pid) { return known }
         let name = subject.name ?? subject.bundle.map { bundle in String(bundle.split(separator: ".").last ?? "") }
         guard let name, !name.isEmpty else { return timeline(name: "", pid: subject.pid ?? -1, number, time) }
-        if let current = currentByName[name] { return current }
+        if let current = incarnations.current(named: name) { return current }
         if namesByLowercase == nil {
             var index: [String: String] = [:]
-            for known in currentByName.keys { Self.index(known, into: &index) }
+            for known in incarnations.names { Self.index(known, into: &index) }
             namesByLowercase = index
         }
-        if let match = namesByLowercase?[name.lowercased()], let current = currentByName[match] { return current }
+        if let match = namesByLowercase?[name.lowercased()], let current = incarnations.current(named: match) {
+            return current
+        }
         return timeline(name: name, pid: subject.pid ?? -1, number, time)
     }
 
@@ -683,24 +683,25 @@ struct InputAnalysis {
             makeCurrent(known)
             return known
         }
-        let previous = currentByName[processName]
-        // The name of the earlier incarnation, so every incarnation of a name shares one string (the keys of
-        // dormant incarnations included).
+        let previous = incarnations.current(named: processName)
+        // The name of the earlier incarnations, so every incarnation of a name shares one string.
         let timeline = ProcessTimeline(
-            name: previous?.name ?? processName, pid: pid, input: name, line: number, time: time, shared: shared)
+            name: incarnations.sharedName(processName) ?? processName, pid: pid, input: name, line: number, time: time,
+            shared: shared)
         incarnations.append(timeline)
         if let previous, previous.pid != pid {
             previous.replaced(by: timeline)
         }
         makeCurrent(timeline)
-        if incarnations.isBatchDue { writeOutDormant(number) }
+        if incarnations.isBatchDue { writeOutQuiet(number, keeping: timeline) }
         return timeline
     }
 
-    /// Writes out the incarnations that are dormant (``Incarnations``), keeping the last record's (repeat lines
-    /// use it), and forgets the cache of recent ones, which may name them.
-    private mutating func writeOutDormant(_ number: Int) {
-        guard incarnations.writeOutDormant(keeping: lastTimeline, line: number) else { return }
+    /// Writes out the incarnations that are quiet (``Incarnations``), keeping the last record's (repeat lines use
+    /// it) and `new`, the one just made (its maker uses it), and forgets the cache of recent ones, which may name
+    /// them.
+    private mutating func writeOutQuiet(_ number: Int, keeping new: ProcessTimeline) {
+        guard incarnations.writeOutQuiet(line: number, keeping: lastTimeline, new) else { return }
         forgetRecent()
     }
 
@@ -715,17 +716,13 @@ struct InputAnalysis {
     /// Incarnations written out and not read back since (tests).
     var dormantIncarnations: Int { incarnations.dormantCount }
 
-    /// Makes `timeline` the current incarnation of its name (the only writer of ``currentByName``, so each
-    /// timeline's ``ProcessTimeline/isCurrentOfName`` stays true exactly while it is).
+    /// Makes `timeline` the current incarnation of its name (``Incarnations/makeCurrent(_:)``), and adds a new
+    /// name to the lowercase index when there is one.
     private mutating func makeCurrent(_ timeline: ProcessTimeline) {
-        if let previous = currentByName.updateValue(timeline, forKey: timeline.name) {
-            if previous !== timeline { previous.isCurrentOfName = false }
-        } else if var index = namesByLowercase {
-            namesByLowercase = nil  // so the index is changed in place, not copied
-            Self.index(timeline.name, into: &index)
-            namesByLowercase = index
-        }
-        timeline.isCurrentOfName = true
+        guard incarnations.makeCurrent(timeline), var index = namesByLowercase else { return }
+        namesByLowercase = nil  // so the index is changed in place, not copied
+        Self.index(timeline.name, into: &index)
+        namesByLowercase = index
     }
 
     /// Adds `name` to a lowercase index, keeping the first name in sorted order for each lowercased form.
@@ -737,7 +734,9 @@ struct InputAnalysis {
 
     /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.
     private mutating func bareTimeline(_ number: Int) -> ProcessTimeline {
-        if appNames.count == 1, let app = appNames.first, let timeline = currentByName[app] { return timeline }
+        if appNames.count == 1, let app = appNames.first, let timeline = incarnations.current(named: app) {
+            return timeline
+        }
         if let known = incarnations.find(name: "", pid: -1) { return known }
         return timeline(name: "", pid: -1, number, nil)
     }
@@ -811,7 +810,6 @@ struct InputAnalysis {
                 source: dateSource, firstYear: dates.firstYear, rollovers: dates.rollovers)
         }
         // Each incarnation is let go once its report is made, so the two never all exist at once.
-        currentByName = [:]
         namesByLowercase = nil
         forgetRecent()
         lastTimeline = nil

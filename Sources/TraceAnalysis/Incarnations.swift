@@ -58,9 +58,13 @@ struct Incarnations {
     private var resident: [UInt32] = []
     /// The pids that do not fit in an entry, by position.
     private var widePids: [UInt32: Int] = [:]
-    /// Names by their number, and numbers by name.
-    private var names: [String] = []
+    /// Names by their number (each name's first string, shared by its incarnations), and numbers by name.
+    private(set) var names: [String] = []
     private var nameNumbers: [String: UInt32] = [:]
+    /// Per name number, the position of the current incarnation of the name (``noPosition`` until one is made
+    /// current).
+    private var currentPositions: [UInt32] = []
+    private static let noPosition = UInt32.max
     /// Positions by name and pid, and of the last incarnation of each pid (for exit lines that name a pid).
     private var byKey = PositionTable()
     private var byPid = PositionTable()
@@ -124,10 +128,33 @@ struct Incarnations {
         }
     }
 
+    /// The current incarnation of `name`, read back into memory when it was written out.
+    mutating func current(named name: String) -> ProcessTimeline? {
+        guard let number = nameNumbers[name], currentPositions[Int(number)] != Self.noPosition else { return nil }
+        return timeline(at: currentPositions[Int(number)])
+    }
+
+    /// The string of `name` that its incarnations share, when it has any.
+    func sharedName(_ name: String) -> String? { nameNumbers[name].map { names[Int($0)] } }
+
+    /// Makes `timeline` (one of these) the current incarnation of its name, the only writer of
+    /// ``ProcessTimeline/isCurrentOfName``, so it stays true exactly while it is (a written-out incarnation that
+    /// stopped being current is told when it is read back); returns whether the name had none.
+    mutating func makeCurrent(_ timeline: ProcessTimeline) -> Bool {
+        guard let number = nameNumbers[timeline.name] else { preconditionFailure("\(timeline.name) is not indexed") }
+        let previous = currentPositions[Int(number)]
+        currentPositions[Int(number)] = timeline.position
+        timeline.isCurrentOfName = true
+        guard previous != Self.noPosition else { return true }
+        if previous != timeline.position { objects[previous]?.isCurrentOfName = false }
+        return false
+    }
+
     /// Adds a new incarnation (none has its name and pid yet).
     mutating func append(_ timeline: ProcessTimeline) {
         precondition(count < Int(UInt32.max), "more than 4 billion incarnations in one input")
         let position = UInt32(count)
+        timeline.position = position
         let number: UInt32
         if let known = nameNumbers[timeline.name] {
             number = known
@@ -135,6 +162,7 @@ struct Incarnations {
             number = UInt32(names.count)
             names.append(timeline.name)
             nameNumbers[timeline.name] = number
+            currentPositions.append(Self.noPosition)
         }
         if count & (Self.chunkSize - 1) == 0 {
             var chunk: [Entry] = []
@@ -164,6 +192,8 @@ struct Incarnations {
             return timeline
         }
         let timeline = shared.readBack(entry.segment)
+        timeline.position = position
+        timeline.isCurrentOfName = currentPositions[Int(entry.name)] == position
         entry.place = Entry.resident
         setEntry(position, entry)
         objects[position] = timeline
@@ -174,10 +204,10 @@ struct Incarnations {
     /// Whether a batch is due (a new incarnation was just made).
     var isBatchDue: Bool { resident.count > nextBatch }
 
-    /// Writes out every dormant incarnation in memory but `kept`, at `line`; returns whether any was (then
+    /// Writes out every quiet incarnation in memory but those `kept`, at `line`; returns whether any was (then
     /// references to them other than through this index must be forgotten). Those the file cannot take stay in
     /// memory.
-    mutating func writeOutDormant(keeping kept: ProcessTimeline?, line: Int) -> Bool {
+    mutating func writeOutQuiet(line: Int, keeping kept: ProcessTimeline?...) -> Bool {
         // Several pids of one name that log in turn each stop being current again and again: one that logged
         // since the last batch stays, or it could be written out and read back every few lines. (At every
         // opportunity, for tests, whatever logged last goes too.)
@@ -186,7 +216,7 @@ struct Incarnations {
         var stay: [UInt32] = []
         var wroteAny = false
         for position in resident {
-            guard let timeline = objects[position], !timeline.isCurrentOfName, timeline !== kept,
+            guard let timeline = objects[position], !kept.contains(where: { $0 === timeline }),
                 timeline.lastLine < quietSince, let segment = shared.writeOut(timeline),
                 segment.length < Entry.lengthLimit, segment.offset < Entry.offsetLimit
             else {

@@ -8,6 +8,8 @@ final class ProcessTimeline {
     /// Whether the input's analysis holds this as the current incarnation of its name (kept by its
     /// `makeCurrent`).
     var isCurrentOfName = false
+    /// Its place among the input's incarnations (set by ``Incarnations``, not written out with it).
+    var position: UInt32 = 0
     let pid: Int
     let input: String
     let firstLine: Int

@@ -107,9 +107,9 @@ struct DormantIncarnationTests {
         }
     }
 
-    /// The index finds every incarnation by name and pid, and the last made for a pid, against a dictionary
-    /// model: over several chunks of entries and several growths of its tables, with pids shared by names, and
-    /// with incarnations written out (then read back, the same object as what the model was given back after).
+    /// The index finds every incarnation by name and pid, the last made for a pid and the current one of a name,
+    /// against a dictionary model: over several chunks of entries and several growths of its tables, with pids
+    /// shared by names, and with incarnations written out (current ones too) and read back.
     @Test(arguments: [AnalysisOptions.defaultSpillThreshold, 0])
     func theIndexFindsWhatADictionaryWould(threshold: Int) throws {
         var options = AnalysisOptions()
@@ -119,7 +119,7 @@ struct DormantIncarnationTests {
         var byKey: [String: (name: String, pid: Int, line: Int)] = [:]
         var lastByPid: [Int: Int] = [:]  // pid → line of the incarnation made last
         var random = SplitMix64(seed: 11)
-        var current: [String: ProcessTimeline] = [:]
+        var currentLine: [String: Int] = [:]  // name → line of its current incarnation
         let count = 10_000
         for line in 1...count {
             let name = "App\(random.next() % 40)"
@@ -128,13 +128,12 @@ struct DormantIncarnationTests {
                 line % 97 == 0 ? -Int(random.next() % 3) : line % 89 == 0 ? Int.max - line : Int(random.next() % 3_000)
             guard byKey["\(name)|\(pid)"] == nil else { continue }
             let timeline = ProcessTimeline(name: name, pid: pid, input: "in", line: line, time: nil, shared: shared)
-            current[name]?.isCurrentOfName = false
-            timeline.isCurrentOfName = true
-            current[name] = timeline
             incarnations.append(timeline)
+            #expect(incarnations.makeCurrent(timeline) == (currentLine[name] == nil))
+            currentLine[name] = line
             byKey["\(name)|\(pid)"] = (name, pid, line)
             lastByPid[pid] = line
-            if incarnations.isBatchDue { _ = incarnations.writeOutDormant(keeping: nil, line: line) }
+            if incarnations.isBatchDue { _ = incarnations.writeOutQuiet(line: line) }
         }
         if threshold == 0 { #expect(incarnations.dormantCount > 1_000) }
         for (name, pid, line) in byKey.values.sorted(by: { $0.line < $1.line }) {
@@ -142,6 +141,11 @@ struct DormantIncarnationTests {
             #expect(found != nil, "\(name) [\(pid)]")
             guard let found else { continue }
             #expect(found.name == name && found.pid == pid && found.firstLine == line)
+            // Told it is no longer current when read back, if another became current while it was written out.
+            #expect(found.isCurrentOfName == (currentLine[name] == line), "\(name) [\(pid)]")
+        }
+        for (name, line) in currentLine {
+            #expect(incarnations.current(named: name)?.firstLine == line, "\(name)")
         }
         for (pid, line) in lastByPid {
             #expect(incarnations.last(pid: pid)?.firstLine == line, "pid \(pid)")
@@ -165,7 +169,7 @@ struct DormantIncarnationTests {
         return AnalysisReport(inputs: [summary], processes: processes, options: analyzer.options)
     }
 
-    /// The same report, byte for byte in every format, with every dormant incarnation written out as without;
+    /// The same report, byte for byte in every format, with every quiet incarnation written out as without;
     /// returns it with the number of incarnations written out after each line.
     static func expectSameReport(_ text: String) throws -> (AnalysisReport, dormant: [Int: Int]) {
         let kept = try analyse(text, threshold: AnalysisOptions.defaultSpillThreshold)
@@ -181,7 +185,8 @@ struct DormantIncarnationTests {
     }
 
     /// App[100] is ended by App[200] (a kill inferred), written out once Other[300] appears, and read back when it
-    /// logs again: the kill is taken back as without writing it out; App[200], no longer current, goes out in turn.
+    /// logs again: the kill is taken back as without writing it out; App[200], no longer current, goes out in turn,
+    /// with Other[300], current but quiet since it appeared.
     static let revival = """
         2024-05-01 10:00:00.000 App[100:1] application:didFinishLaunchingWithOptions:
         2024-05-01 10:00:00.200 App[100:1] applicationDidBecomeActive:
@@ -200,7 +205,7 @@ struct DormantIncarnationTests {
         #expect(dormant[4] == 0)  // App[100] was the last record's: kept
         #expect(dormant[5] == 1)  // written out
         #expect(dormant[7] == 0)  // read back
-        #expect(dormant[9] == 1)  // App[200] written out
+        #expect(dormant[9] == 2)  // App[200] and Other[300] written out
         let first = try #require(kept.processes.first { $0.pid == 100 })
         #expect(!first.episodes.contains { $0.scenario == .killedInForeground || $0.scenario == .killedInBackground })
         #expect(first.events.count == 6)
@@ -222,12 +227,38 @@ struct DormantIncarnationTests {
 
     @Test func exitEvidenceNamingAWrittenOutPidReachesIt() throws {
         let (kept, dormant) = try Self.expectSameReport(Self.exitOfWrittenOutPid)
-        #expect(dormant[6] == 1)
-        #expect(dormant[7] == 0)
-        #expect(dormant[8] == 1)
+        #expect(dormant[6] == 1)  // App[100], which App[200] replaced
+        // The kernel's new incarnation writes out App[200] (current, but quiet), then its line reads App[100] back.
+        #expect(dormant[7] == 1)
+        #expect(dormant[8] == 3)  // Third's: App[100] and Other[300] too (the kernel's line is the last record)
         let first = try #require(kept.processes.first { $0.pid == 100 })
         #expect(first.exit?.reason == .memory)
         #expect(first.episodes.contains { $0.scenario == .killedInBackground && $0.evidence.contains("memorystatus") })
+    }
+
+    /// App[100], the current incarnation of its name, is written out once quiet, and read back each way a name
+    /// reaches it: an exit line that names it by a pid no line had and its name in another case, a new pid of its
+    /// name (which infers no kill: the exit line ended it), and a bare line (App is the one app with events).
+    static let currentWrittenOut = """
+        2024-05-01 10:00:00.000 App[100:1] application:didFinishLaunchingWithOptions:
+        2024-05-01 10:00:00.200 App[100:1] applicationDidBecomeActive:
+        2024-05-01 10:00:00.300 Other[200:1] hello
+        2024-05-01 10:00:00.400 Third[300:1] hello
+        2024-05-01 10:00:01.000 kernel[0:1] memorystatus: killing_specific_process pid 999 [app] (per-process-limit)
+        2024-05-01 10:00:01.100 Fourth[500:1] hello
+        2024-05-01 10:00:02.000 App[400:1] application:didFinishLaunchingWithOptions:
+        2024-05-01 10:00:02.100 Fifth[600:1] hello
+        applicationDidBecomeActive:
+        """
+
+    @Test func aCurrentIncarnationWrittenOutComesBackByName() throws {
+        let (kept, dormant) = try Self.expectSameReport(Self.currentWrittenOut)
+        #expect(dormant[3] == 0)  // App[100] logged the last record: kept
+        #expect(dormant[4] == 1)  // App[100], current but quiet, written out
+        let first = try #require(kept.processes.first { $0.pid == 100 })
+        #expect(first.exit?.reason == .memory)
+        let second = try #require(kept.processes.first { $0.pid == 400 })
+        #expect(second.events.map(\.event) == [.didFinishLaunching, .didBecomeActive])
     }
 
     /// Two pids of one name that log in turn while new pids come and go, with one incarnation kept in memory (the
