@@ -1,24 +1,24 @@
-/// An input's incarnations in the order they appeared, with their index by name and pid and by pid: in memory, or
-/// — once dormant on a big input — written out whole to the input's ``SpillFile`` and read back when they are
-/// needed again, so the memory of a capture with many pids stays small (see `Documentation/Performance.md`,
-/// "Memory").
+/// An input's incarnations in the order they appeared, with their index by name and pid, by pid and by name (the
+/// current one): in memory, or — once quiet on a big input — written out whole to the input's ``SpillFile`` and
+/// read back when they are needed again, so the memory of a capture with many pids or names stays small (see
+/// `Documentation/Performance.md`, "Memory").
 ///
-/// An incarnation is dormant when another pid has become the current incarnation of its name: it is then reached
-/// only in rare ways, each of which goes through this index and reads it back (its pid logs again and the kill
-/// inferred from its successor is taken back; an exit line names its pid; the end of the input reports it). The
-/// current incarnation of each name stays in memory, since every new pid of the name ends it (an inferred kill)
-/// and exit lines and bare lines find it by name. The analysis keeps the rest of its references to an incarnation
-/// in memory (its last record's, for repeat lines) out of the batch, and forgets its cache of recent ones after a
-/// batch.
+/// An incarnation is quiet when it has not logged since the last batch. Written out, it is reached only through
+/// this index, which reads it back: its pid logs again (for one that another pid replaced, the kill inferred from
+/// its successor is taken back), an exit line names its pid or its name, a new pid of its name ends it (an
+/// inferred kill), a bare line belongs to its name, or the end of the input reports it. The analysis keeps its
+/// other references to incarnations out of the batch (the last record's, for repeat lines, and the one just made),
+/// and forgets its cache of recent ones after a batch.
 ///
 /// Incarnations are written out in batches, when a new one is made and more than ``limit`` are in memory; the next
-/// batch waits until twice as many as were left are in memory, so incarnations that cannot be written out (the
-/// current ones of many names) cost no scan per new one. An incarnation that logged since the last batch is not
-/// written out, so pids of one name that log in turn are not written and read back every few lines.
+/// batch waits until twice as many as were left are in memory, so incarnations that cannot be written out cost no
+/// scan per new one. An incarnation that logged since the last batch is not written out, so pids of one name that
+/// log in turn are not written and read back every few lines.
 ///
-/// What stays of a dormant incarnation is 16 bytes (its name's number, its pid and where it was written) and its
-/// place in two open-addressing tables of 32-bit positions (by name and pid, by pid), about 32 bytes in all: a
-/// million pids take 32 MB (a dictionary of the name and pid and one of the pid took 100–170 bytes).
+/// What stays of an incarnation written out is 16 bytes (its name's number, its pid and where it was written) and
+/// its place in two open-addressing tables of 32-bit positions (by name and pid, by pid), about 32 bytes in all: a
+/// million pids take 32 MB (a dictionary of the name and pid and one of the pid took 100–170 bytes). Each name
+/// costs its string, its number in a dictionary and the position of its current incarnation.
 struct Incarnations {
     /// One incarnation as the index keeps it: 16 bytes.
     private struct Entry {
