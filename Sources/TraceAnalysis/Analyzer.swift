@@ -229,8 +229,9 @@ struct InputAnalysis {
     static let maxTies = 10_000
 
     // Incarnations, and a one-entry cache so consecutive lines of one process cost no lookup.
-    /// Every incarnation, by name and pid and by pid (the last made for each pid, for exit lines that name a pid:
-    /// a look-up, not a scan of every incarnation, which was quadratic on a capture of many pids with exit lines).
+    /// Every incarnation, by name and pid, by name (the current one) and by pid (the last made for each pid, for
+    /// exit lines that name a pid: a look-up, not a scan of every incarnation, which was quadratic on a capture of
+    /// many pids with exit lines).
     private var incarnations: Incarnations
     private let shared: ProcessTimeline.Shared
     /// Names that differ only in case, by their lowercased form, the first in sorted order: made the first time

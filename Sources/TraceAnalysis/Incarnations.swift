@@ -34,8 +34,9 @@ struct Incarnations {
         static let widePid = Int32.min
         static let resident = UInt64.max
         static let eventsBit: UInt64 = 1 << 23
-        /// Incarnations written at more than 1 TiB into the file or longer than 8 MiB stay in memory.
-        static let lengthLimit = 1 << 23
+        /// Incarnations written at more than 1 TiB into the file or longer than 8 MiB stay in memory (one byte short,
+        /// so that no place is ``resident``).
+        static let lengthLimit = (1 << 23) - 1
         static let offsetLimit: Int64 = 1 << 40
 
         var isResident: Bool { place == Self.resident }
@@ -70,7 +71,7 @@ struct Incarnations {
     private var byPid = PositionTable()
 
     private let shared: ProcessTimeline.Shared
-    /// Past this many incarnations in memory, the dormant ones are written out (0: at every new incarnation, for
+    /// Past this many incarnations in memory, the quiet ones are written out (0: at every new incarnation, for
     /// tests; `Int.max`: never, as in live mode, which looks at every incarnation again on each change).
     let limit: Int
     private var nextBatch: Int

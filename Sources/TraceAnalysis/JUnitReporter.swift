@@ -86,20 +86,18 @@ public enum JUnitReporter {
                 var seenNames: Set<String> = []
                 var first: Timestamp?
                 var last: Timestamp?
-                for process in indices {
-                    let report = self.report.processes.withoutEvents[process]
-                    var name = report.displayName
-                    let repeated = seenNames.contains(name)
-                    if repeated { name += " from line \(report.firstLine)" }
-                    seenNames.insert(name)
-                    pieces.append(.testCase(process: process, suite: index, repeatedName: repeated))
+                for position in indices {
+                    let process = report.processes.withoutEvents[position]
+                    let repeated = seenNames.contains(process.displayName)
+                    seenNames.insert(caseName(process, repeated: repeated))
+                    pieces.append(.testCase(process: position, suite: index, repeatedName: repeated))
                     suite.counts.tests += 1
-                    let findings = CIFinding.findings(of: report, at: process, options: self.report.options)
+                    let findings = CIFinding.findings(of: process, at: position, options: report.options)
                     if findings.contains(where: \.failing) { suite.counts.failures += 1 }
-                    if let time = report.firstTime { first = min(first ?? time, time) }
-                    if let time = report.lastTime { last = max(last ?? time, time) }
+                    if let time = process.firstTime { first = min(first ?? time, time) }
+                    if let time = process.lastTime { last = max(last ?? time, time) }
                 }
-                if self.report.lifecycleEventCount == 0 && input.lifecycleEvents == 0 {
+                if report.lifecycleEventCount == 0 && input.lifecycleEvents == 0 {
                     let message = "no lifecycle event in any input: is this an app's console or device log?"
                     closing = Case(
                         name: "lifecycle events", classname: suite.classname, timeMs: 0,
@@ -121,15 +119,20 @@ public enum JUnitReporter {
             return (suite, closing)
         }
 
+        /// A case's name: its process's, with the process's first line when an earlier case of the suite has that
+        /// name (two incarnations with one name and pid, a reused pid, stay two test cases).
+        private func caseName(_ process: ProcessReport, repeated: Bool) -> String {
+            repeated ? process.displayName + " from line \(process.firstLine)" : process.displayName
+        }
+
         func render(_ index: Int) -> String {
             switch pieces[index] {
             case .suiteStart(let input): return opening(suites[input])
-            case .testCase(let process, let suite, let repeatedName):
-                let report = self.report.processes.withoutEvents[process]
-                // Two incarnations with one name and pid (a reused pid) stay two test cases.
-                let name = repeatedName ? report.displayName + " from line \(report.firstLine)" : report.displayName
-                let findings = CIFinding.findings(of: report, at: process, options: self.report.options)
-                return write(testCase(report, name: name, suites[suite].classname, findings, self.report))
+            case .testCase(let position, let suite, let repeatedName):
+                let process = report.processes.withoutEvents[position]
+                let findings = CIFinding.findings(of: process, at: position, options: report.options)
+                let name = caseName(process, repeated: repeatedName)
+                return write(testCase(process, name: name, suites[suite].classname, findings, report))
             case .suiteEnd(let input): return (closingCases[input].map(write) ?? "") + "  </testsuite>\n"
             }
         }
