@@ -3,7 +3,8 @@ import Foundation
 /// Runs the whole pipeline on any bytes — read, split lines, parse records, recognise events, follow the state
 /// machines, detect scenarios, write every report format — and checks what must hold whatever the input: every
 /// line accounted for, line numbers inside the input, violations on lines that hold an event, JSON that parses,
-/// and the same bytes giving the same reports (the second time with the reports rendered on two threads).
+/// and the same bytes giving the same reports (the second time with every incarnation and its history written to
+/// the temporary file at every opportunity, and the reports rendered on two threads).
 ///
 /// The fuzz target (`Fuzz/`) and the fuzz regression tests call this one function, so they check the same things.
 /// A crash inside the pipeline is a finding too: it stops the fuzzer (and the test process) where it happens.
@@ -31,14 +32,16 @@ public enum PipelineCheck {
         let bytes = Array(capture)
         let first = analyzer.analyze([.bytes(name: "fuzz", bytes)], jobs: 1)
         var found = problems(first, bytes: bytes)
-        let second = analyzer.analyze([.bytes(name: "fuzz", bytes)], jobs: 1)
+        let written = writingAnalyzers[format ?? ""] ?? analyzer
+        let second = written.analyze([.bytes(name: "fuzz", bytes)], jobs: 1)
         for reportFormat in ReportFormat.allCases {
             let once = render(first, reportFormat, jobs: 1)
             let again = render(second, reportFormat, jobs: 2)
             if once != again {
                 found.append(
                     "\(reportFormat.rawValue) report differs between two analyses of the same bytes "
-                        + "(\(once.count) and \(again.count) bytes; the second rendered on 2 threads)")
+                        + "(\(once.count) and \(again.count) bytes; the second with everything written to the "
+                        + "temporary file, rendered on 2 threads)")
             }
             if reportFormat == .json { found += checkJSON(once) }
         }
@@ -47,17 +50,23 @@ public enum PipelineCheck {
 
     /// One analyser per forced format (and "" for detection), built once: compiling the catalogue and the
     /// vocabulary costs far more than analysing a small input.
-    private static let analyzers: [String: Analyzer] = {
+    private static let analyzers = makeAnalyzers(spillThreshold: AnalysisOptions.defaultSpillThreshold)
+    /// The same, writing every quiet incarnation and all history to the temporary file at every opportunity (as
+    /// a big input does), so the second analysis checks that what is read back reports the same.
+    private static let writingAnalyzers = makeAnalyzers(spillThreshold: 0)
+
+    private static func makeAnalyzers(spillThreshold: Int) -> [String: Analyzer] {
         var analyzers: [String: Analyzer] = [:]
         for format in [nil] + formatIDs.map(Optional.some) {
             var options = AnalysisOptions()
             options.zone = .offset(0)
             options.referenceTime = 1_735_689_599  // 2024-12-31 23:59:59 UTC: no dependence on the clock
             options.inputFormat = format
+            options.spillThreshold = spillThreshold
             analyzers[format ?? ""] = try? Analyzer(options: options)
         }
         return analyzers
-    }()
+    }
 
     private static func render(_ report: AnalysisReport, _ format: ReportFormat, jobs: Int) -> [UInt8] {
         var bytes: [UInt8] = []
