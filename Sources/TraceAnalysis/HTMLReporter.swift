@@ -13,9 +13,7 @@ public enum HTMLReporter {
     static let listLimit = 100
 
     public static func render(_ report: AnalysisReport, jobs: Int = 1) -> String {
-        var out: [UInt8] = []
-        write(report, jobs: jobs) { out += $0 }
-        return String(decoding: out, as: UTF8.self)
+        OrderedParallel.whole { write(report, jobs: jobs, to: $0) }
     }
 
     /// Streams the page to `sink` in pieces of about `chunkSize` bytes, a process at a time, so neither the page

@@ -7,9 +7,7 @@
 public enum JUnitReporter {
     /// The JUnit document.
     public static func render(_ report: AnalysisReport, jobs: Int = 1) -> String {
-        var out: [UInt8] = []
-        write(report, jobs: jobs) { out += $0 }
-        return String(decoding: out, as: UTF8.self)
+        OrderedParallel.whole { write(report, jobs: jobs, to: $0) }
     }
 
     /// Streams the document to `sink` in pieces of about `chunkSize` bytes, a test case at a time, so neither the

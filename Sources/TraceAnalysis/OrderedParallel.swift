@@ -51,6 +51,14 @@ enum OrderedParallel {
         try sink(Array(out.utf8))
     }
 
+    /// What a report writer that streams (``write(head:pieces:jobs:chunkSize:to:_:tail:)``) writes, as one string:
+    /// each such reporter's `render`, for tests and callers that want the text whole.
+    static func whole(_ write: (_ sink: ([UInt8]) -> Void) -> Void) -> String {
+        var out: [UInt8] = []
+        write { out += $0 }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The next index to take, shared by the threads of a window.
     private final class Counter: @unchecked Sendable {
         private let lock = Lock()

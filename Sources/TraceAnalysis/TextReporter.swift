@@ -12,9 +12,7 @@ public struct TextReporter: Sendable {
     }
 
     public func render(_ report: AnalysisReport) -> String {
-        var out: [UInt8] = []
-        write(report) { out += $0 }
-        return String(decoding: out, as: UTF8.self)
+        OrderedParallel.whole { write(report, to: $0) }
     }
 
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes, a process at a time, so the text of a
