@@ -335,8 +335,8 @@ public struct ProcessReport: Sendable {
     public var launch: LaunchReport?
     public var episodes: [Episode]
     public var violations: [Violation]
-    /// Recognised events, in input order.
-    public var events: [TimelineEvent]
+    /// Recognised events, in input order (for a big input, read from the temporary file as they are iterated).
+    public var events: TimelineEvents
     /// The first timestamps that went backwards (at most ``ProcessTimeline/keptAnomalies``).
     public var clockAnomalies: [ClockAnomaly] = []
     /// How many timestamps went backwards in all.

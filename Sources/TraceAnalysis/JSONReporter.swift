@@ -24,18 +24,27 @@ public enum JSONReporter {
         try document(report, into: &json) { json in
             guard jobs > 1, report.processes.count > 1 else {
                 for index in report.processes.indices {
-                    process(&json, report.processes[index])
+                    try process(&json, report.processes[index]) { try handOn(&$0, ifOver: chunkSize, to: sink) }
                     try handOn(&json, ifOver: chunkSize, to: sink)
                 }
                 return
             }
             let depth = json.currentDepth
             try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
+                let item = report.processes[index]
+                // A process with very many items is written here, handed on as it goes, not whole on a thread.
+                guard item.events.count + item.episodes.count + item.violations.count <= streamedItems else {
+                    return (index, nil)
+                }
                 var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
-                process(&element, report.processes[index])
-                return element.bytes
-            } sink: { element in
-                json.appendElement(element)
+                process(&element, item) { _ in }
+                return (index, element.bytes)
+            } sink: { (index: Int, element: [UInt8]?) in
+                if let element {
+                    json.appendElement(element)
+                } else {
+                    try process(&json, report.processes[index]) { try handOn(&$0, ifOver: chunkSize, to: sink) }
+                }
                 try handOn(&json, ifOver: chunkSize, to: sink)
             }
         }
@@ -56,7 +65,7 @@ public enum JSONReporter {
     public static func value(_ report: AnalysisReport) -> JSONValue {
         var tree = JSONTreeBuilder()
         document(report, into: &tree) { tree in
-            for item in report.processes { process(&tree, item) }
+            for item in report.processes { process(&tree, item) { _ in } }
         }
         return tree.value
     }
@@ -197,7 +206,15 @@ public enum JSONReporter {
         json.endObject()
     }
 
-    static func process<E: JSONEmitter & ~Copyable>(_ json: inout E, _ process: ProcessReport) {
+    /// Processes with more episodes, violations and events than this are written on the writing thread, their
+    /// bytes handed on as they go (with more than one job; with one, every process is).
+    static let streamedItems = 4_096
+
+    /// A process; `afterEachItem` (called after each episode, violation and event) may hand on what is written so
+    /// far: a process may have hundreds of thousands of them.
+    static func process<E: JSONEmitter & ~Copyable>(
+        _ json: inout E, _ process: ProcessReport, afterEachItem: (inout E) throws -> Void
+    ) rethrows {
         json.beginObject()
         json.field("name", process.name)
         json.field("pid", process.pid < 0 ? nil : process.pid)
@@ -209,9 +226,9 @@ public enum JSONReporter {
         json.field("records", process.records)
         json.field("finalState", process.finalState.rawValue)
         json.field("launch", process.launch, launch)
-        json.field("episodes", array: process.episodes, episode)
-        json.field("violations", array: process.violations, violation)
-        json.field("events", array: process.events, event)
+        try array(&json, "episodes", process.episodes, episode, then: afterEachItem)
+        try array(&json, "violations", process.violations, violation, then: afterEachItem)
+        try array(&json, "events", process.events, event, then: afterEachItem)
         json.field("clockAnomalies", array: process.clockAnomalies, clockAnomaly)
         json.field("clockAnomalyCount", process.clockAnomalyCount)
         json.field("exit", process.exit) { json, exit in
@@ -224,6 +241,20 @@ public enum JSONReporter {
             json.endObject()
         }
         json.endObject()
+    }
+
+    /// `name: [item, …]`, calling `then` after each item.
+    private static func array<E: JSONEmitter & ~Copyable, Items: Sequence>(
+        _ json: inout E, _ name: String, _ items: Items, _ write: (inout E, Items.Element) -> Void,
+        then: (inout E) throws -> Void
+    ) rethrows {
+        json.key(name)
+        json.beginArray()
+        for item in items {
+            write(&json, item)
+            try then(&json)
+        }
+        json.endArray()
     }
 
     static func clockAnomaly<E: JSONEmitter & ~Copyable>(_ json: inout E, _ anomaly: ClockAnomaly) {

@@ -63,7 +63,7 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
         case .memory(let reports): return reports[offset]
         case .file(let file, _, let segments):
             var decoder = SpillDecoder(file.read(segments[offset]))
-            return decoder.process(events: events)
+            return decoder.process(events: events, file: file)
         }
     }
 

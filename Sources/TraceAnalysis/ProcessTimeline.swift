@@ -143,7 +143,7 @@ final class ProcessTimeline {
 
     /// About what a report holds in memory (the spill threshold's measure).
     static func estimatedBytes(of report: ProcessReport) -> Int {
-        MemoryLayout<ProcessReport>.stride + report.events.count * MemoryLayout<TimelineEvent>.stride
+        MemoryLayout<ProcessReport>.stride + report.events.inMemoryCount * MemoryLayout<TimelineEvent>.stride
             + report.episodes.count * MemoryLayout<Episode>.stride
             + report.violations.count * MemoryLayout<Violation>.stride
     }
@@ -166,16 +166,10 @@ final class ProcessTimeline {
         }
     }
 
-    /// Every event, in input order.
-    var events: [TimelineEvent] {
-        guard !spilledEvents.isEmpty, let file = shared.file() else { return recentEvents }
-        var events: [TimelineEvent] = []
-        events.reserveCapacity(eventCount)
-        for segment in spilledEvents {
-            var decoder = SpillDecoder(file.read(segment))
-            events += decoder.array { $0.event() }
-        }
-        return events + recentEvents
+    /// Every event, in input order: those written to the file stay there (read as they are iterated).
+    var events: TimelineEvents {
+        guard !spilledEvents.isEmpty, let file = shared.file() else { return TimelineEvents(recentEvents) }
+        return TimelineEvents(file: file, segments: spilledEvents, count: eventCount, tail: recentEvents)
     }
 
     /// Adds an event to the history.
@@ -465,6 +459,12 @@ final class ProcessTimeline {
     /// judged against its budget. Live mode judges its view the same way.
     func judged(_ episodes: [Episode]) -> [Episode] {
         var episodes = episodes
+        judge(&episodes)
+        return episodes
+    }
+
+    /// ``judged(_:)`` in place (a process may have hundreds of thousands of episodes: no copy of them).
+    func judge(_ episodes: inout [Episode]) {
         if isAppKit {
             // Losing focus and getting it back is switching apps; ending inactive is ordinary on a Mac.
             episodes = episodes.compactMap { episode in
@@ -483,7 +483,6 @@ final class ProcessTimeline {
             episodes[index].budgetMs = resumeBudget
             episodes[index].overBudget = duration > resumeBudget
         }
-        return episodes
     }
 
     /// The end of the input.
@@ -509,12 +508,13 @@ final class ProcessTimeline {
                 return episode
             }
         }
-        episodes = judged(episodes)
+        judge(&episodes)
+        episodes.sort(by: Episode.inOrder)
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: state,
             launch: life.launch.report(process: name, options: options),
-            episodes: episodes.sorted(by: Episode.inOrder),
+            episodes: episodes,
             violations: violations.sorted { $0.line < $1.line }, events: events,
             clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: life.exit)
     }

@@ -58,7 +58,13 @@ struct ScenarioDetector {
     }
 
     /// Every episode so far, in the order closed (sorted by ``finish(lastRecord:)``).
-    var episodes: [Episode] { spilled.count == 0 ? recent : spilled.read() + recent }
+    var episodes: [Episode] {
+        guard spilled.count > 0 else { return recent }
+        // Appended in place: a process of many episodes holds them once, not twice.
+        var all = spilled.read(reserving: recent.count)
+        all += recent
+        return all
+    }
 
     /// How many episodes there are so far.
     var episodeCount: Int { spilled.count + recent.count }
@@ -88,10 +94,11 @@ struct ScenarioDetector {
             self.count += count
         }
 
-        func read() -> [Episode] {
+        /// The episodes written, in an array with room for `extra` more.
+        func read(reserving extra: Int = 0) -> [Episode] {
             guard let file else { return [] }
             var episodes: [Episode] = []
-            episodes.reserveCapacity(count)
+            episodes.reserveCapacity(count + extra)
             for segment in segments {
                 var decoder = SpillDecoder(file.read(segment))
                 episodes += decoder.array { $0.episode() }

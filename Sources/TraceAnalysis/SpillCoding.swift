@@ -284,7 +284,7 @@ extension SpillEncoder {
         int(value.clockAnomalyCount)
         optional(value.exit) { $0.exit($1) }
         // Last, so what only counts the processes can stop before the longest part (see ``SpillDecoder/process``).
-        array(value.events) { $0.event($1) }
+        value.events.encode(to: &self)
     }
 }
 
@@ -356,15 +356,16 @@ extension SpillDecoder {
 
     mutating func segment() -> SpillFile.Segment { SpillFile.Segment(offset: int64(), length: int()) }
 
-    /// A process; without `events`, its events are left out (empty) and not decoded.
-    mutating func process(events: Bool = true) -> ProcessReport {
+    /// A process; without `events`, its events are left out (empty) and not decoded. Its events that are in
+    /// segments of the file are read from `file` as they are iterated.
+    mutating func process(events: Bool = true, file: SpillFile? = nil) -> ProcessReport {
         var report = ProcessReport(
             name: string(), pid: int(), input: string(), firstLine: int(), lastLine: int(),
             firstTime: optionalTimestamp(), lastTime: optionalTimestamp(), records: int(), finalState: `enum`(),
             launch: optional { $0.launch() }, episodes: array { $0.episode() }, violations: array { $0.violation() },
             events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
             exit: optional { $0.exit() })
-        if events { report.events = array { $0.event() } }
+        if events { report.events = TimelineEvents.decode(&self, file: file) }
         return report
     }
 }

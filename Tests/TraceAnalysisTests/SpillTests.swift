@@ -228,6 +228,70 @@ struct SpillTests {
     }
 
     /// Nothing is left in the folder: the file is unlinked as soon as it is open.
+    /// A process's events that went to the file stay there in its report: iterated, counted, dumped and written
+    /// back as the events themselves, and the report written to the file refers to them instead of copying them.
+    @Test func eventsInTheFileAreReadAsTheyAreIterated() throws {
+        let file = try SpillFile()
+        let events = (0..<10).map { index in
+            TimelineEvent(
+                event: index % 2 == 0 ? .didBecomeActive : .willResignActive, line: index + 1,
+                time: index % 3 == 0 ? nil : Self.timestamp, state: index % 2 == 0 ? .active : .inactive,
+                scene: index == 4 ? "scene" : nil)
+        }
+        var segments: [SpillFile.Segment] = []
+        for range in [0..<3, 3..<4, 4..<8] {
+            var encoder = SpillEncoder()
+            encoder.array(Array(events[range])) { $0.event($1) }
+            segments.append(try file.append(encoder.bytes))
+        }
+        let stored = TimelineEvents(file: file, segments: segments, count: 10, tail: Array(events[8...]))
+        let plain = TimelineEvents(events)
+        #expect(stored.count == 10 && stored.inMemoryCount == 2 && plain.inMemoryCount == 10)
+        #expect(Self.fields(Array(stored)) == Self.fields(events))
+        #expect(Self.fields(stored) == Self.fields(plain))
+        #expect(stored.last?.line == 10)
+        #expect(TimelineEvents(file: file, segments: segments, count: 8, tail: []).last?.line == 8)
+        #expect(Array(stored.prefix(5)).map(\.line) == [1, 2, 3, 4, 5])
+        var encoder = SpillEncoder()
+        stored.encode(to: &encoder)
+        #expect(encoder.bytes.count < 60, "the report refers to the segments, not copies of the events")
+        var decoder = SpillDecoder(encoder.bytes)
+        #expect(Self.fields(TimelineEvents.decode(&decoder, file: file)) == Self.fields(plain))
+    }
+
+    /// A process with more events than a thread renders whole (``JSONReporter/streamedItems``), its events
+    /// written to the file: the JSON report is handed on in pieces inside the process, with the same bytes at one
+    /// and two jobs and as when everything is kept in memory.
+    @Test func aProcessWithManyEventsIsWrittenInPieces() throws {
+        var lines = ["2024-05-01 10:00:00.000 Other[1:1] application:didFinishLaunchingWithOptions:"]
+        lines.append("2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:")
+        for index in 0..<(JSONReporter.streamedItems + 100) {
+            let time = String(format: "2024-05-01 10:%02d:%02d.%03d", index / 60_000, index / 1000 % 60, index % 1000)
+            lines.append(
+                "\(time) App[7:1] "
+                    + (index % 2 == 0 ? "applicationDidEnterBackground:" : "applicationWillEnterForeground:"))
+        }
+        lines.append("2024-05-01 11:00:00.000 Other[1:1] applicationDidBecomeActive:")
+        let input = InputSource.text(name: "many", lines.joined(separator: "\n"))
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let app = try #require(spilled.processes.first { $0.name == "App" })
+        #expect(app.events.count == JSONReporter.streamedItems + 101)
+        #expect(app.events.inMemoryCount < 10, "the events stay in the file")
+        var expected: [UInt8] = []
+        JSONReporter.write(kept, jobs: 1) { expected += $0 }
+        for jobs in [1, 2] {
+            var bytes: [UInt8] = []
+            var largest = 0
+            JSONReporter.write(spilled, jobs: jobs, chunkSize: 4096) {
+                bytes += $0
+                largest = max(largest, $0.count)
+            }
+            #expect(bytes == expected, "\(jobs) jobs")
+            #expect(largest < 2 * 4096, "a piece of \(largest) bytes: the process was not handed on as it went")
+        }
+    }
+
     @Test func theFileIsUnlinkedAtOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
