@@ -65,7 +65,14 @@ final class SpillFile: @unchecked Sendable {
                 }
             }
             let segment = Segment(offset: size, length: bytes.count)
-            pending.append(contentsOf: bytes)
+            if bytes.count > Self.bufferSize {
+                // Written at once, not copied into the buffer: the buffer would keep the size of the largest
+                // report (a process of many episodes) for the rest of the run.
+                let (_, error) = bytes.withUnsafeBytes { writeLocked($0) }
+                if let error { return .failure(error) }
+            } else {
+                pending.append(contentsOf: bytes)
+            }
             size += Int64(bytes.count)
             return .success(segment)
         }.get()
@@ -104,24 +111,29 @@ final class SpillFile: @unchecked Sendable {
 
     /// Writes what is buffered; on failure keeps what was not written and remembers why.
     private func flushLocked() throws(TraceAnalyzeError) {
+        let (done, error) = pending.withUnsafeBytes { writeLocked($0) }
+        // What could not be written stays, to be read from here.
+        if done == pending.count { pending.removeAll(keepingCapacity: true) } else { pending.removeFirst(done) }
+        if let error { throw error }
+    }
+
+    /// Writes `bytes` at the end of the file; how many were written (counted in ``written``) and, when not all
+    /// were, why (then ``failure`` is set).
+    private func writeLocked(_ bytes: UnsafeRawBufferPointer) -> (written: Int, error: TraceAnalyzeError?) {
         var done = 0
-        defer {
-            pending.removeFirst(done)
-            written += Int64(done)
-        }
-        while done < pending.count {
-            let count = pending.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress.map { $0 + done }, buffer.count - done)
-            }
+        defer { written += Int64(done) }
+        while done < bytes.count {
+            let count = write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 let error = TraceAnalyzeError.temporaryFile(
                     folder: folder, reason: count == 0 ? "nothing written" : Self.errorText())
                 failure = error
-                throw error
+                return (done, error)
             }
             done += count
         }
+        return (done, nil)
     }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
