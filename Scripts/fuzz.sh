@@ -34,7 +34,12 @@ main() {
     # One -sanitize= flag with both: a second -sanitize= replaces the first instead of adding to it.
     build=(swift build --package-path "$root/Fuzz" -c debug -Xswiftc -sanitize=fuzzer,address)
     echo "== building the fuzzer"
-    "${build[@]}" 2>&1 | grep -v "Cannot export local symbol" || true
+    # The linker's notes about local symbols are noise; a failed build stops here (an older binary may exist).
+    if ! "${build[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; }; then
+        echo "fuzz.sh: the fuzzer did not build. After a file was added to the library, an older Fuzz/.build" >&2
+        echo "may not see it: remove Fuzz/.build and run again." >&2
+        exit 2
+    fi
     binary="$("${build[@]}" --show-bin-path)/TraceAnalyzeFuzzer"
     [[ -x $binary ]] || { echo "fuzz.sh: the build did not produce $binary" >&2; exit 2; }
 
