@@ -128,7 +128,8 @@ main() {
     # A finding stops libFuzzer before its "Done … in N second(s)": the wall clock counts then.
     seconds=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
     seconds=${seconds:-$(($(date +%s) - start_seconds))}
-    final=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+    # -a: libFuzzer's log may hold NUL bytes (the dictionary entries it prints), which makes grep call it binary.
+    final=$(grep -a -E '^#[0-9]+' "$log" | tail -1 || true)
     corpus_units=$(sed -n 's/.* corp: \([0-9]*\/[0-9A-Za-z]*\) .*/\1/p' <<<"$final")
     new=$(comm -13 <(echo "$before") <(find "$artifacts" -type f | sort) | sed '/^$/d')
     findings=$(grep -c . <<<"$new" || true)
@@ -142,9 +143,9 @@ main() {
     if ((findings > 0)); then
         sed 's/^/     /' <<<"$new"
         echo "   what broke:"
-        grep -E "Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|^SUMMARY" "$log" |
+        grep -a -E "Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|^SUMMARY" "$log" |
             sed 's/^/     /' || true
-        grep -A12 "Fatal error: invariant broken" "$log" | sed -n '2,12p' |
+        grep -a -A12 "Fatal error: invariant broken" "$log" | sed -n '2,12p' |
             sed '/^Current stack trace/,$d;s/^/     /' || true
     fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$started" "${seconds:-0}" "${executions:-0}" "${corpus_units:-}" "$findings" \
