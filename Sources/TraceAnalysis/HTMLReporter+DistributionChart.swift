@@ -71,7 +71,6 @@ extension HTMLReporter {
         }
 
         var svg: String {
-            let axisMax = axisMax
             // Each spot's dots stack up from the shortest duration.
             var dots: [(x: Double, level: Int, sample: Sample)] = []
             for stack in stacks.values {
@@ -110,7 +109,7 @@ extension HTMLReporter {
             out += "</g>\n"
 
             if histogram {
-                out += bars(x: x, axisMax: axisMax, axisY: axisY, plotHeight: plotHeight)
+                out += bars(axisY: axisY, plotHeight: plotHeight)
             } else {
                 for dot in dots {
                     let cy = axisY - Self.dotRadius - 2 - Double(dot.level) * Self.dotStep
@@ -141,7 +140,7 @@ extension HTMLReporter {
         }
 
         /// The histogram: per bin, the durations within budget below and those over it on top.
-        private func bars(x: (Double) -> Double, axisMax: Double, axisY: Double, plotHeight: Double) -> String {
+        private func bars(axisY: Double, plotHeight: Double) -> String {
             let tallest = Double(zip(within, over).map { $0 + $1 }.max() ?? 1)
             let binWidth = axisMax / Double(Self.bins)
             var out = ""

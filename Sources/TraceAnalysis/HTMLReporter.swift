@@ -180,11 +180,8 @@ public enum HTMLReporter {
 
         mutating func add(_ process: ProcessReport) {
             let name = Aggregate.appName(process)
-            guard var charts = byApp[name] else { return }
-            byApp[name] = nil  // changed in place, not copied
-            defer { byApp[name] = charts }
             if let launch = process.launch, let duration = launch.durationMs, !launch.excluded {
-                charts.launches?.add(
+                byApp[name]?.launches?.add(
                     .init(
                         ms: duration, overBudget: launch.overBudget,
                         label: "\(process.displayName) · \(process.input) · line \(launch.startLine)"))
@@ -193,7 +190,7 @@ public enum HTMLReporter {
                 guard episode.scenario == .returnToForeground, episode.budgetMs != nil,
                     let duration = episode.durationMs
                 else { continue }
-                charts.resumes?.add(
+                byApp[name]?.resumes?.add(
                     .init(
                         ms: duration, overBudget: episode.overBudget,
                         label: "\(process.displayName) · \(process.input) · line \(episode.startLine)"))

@@ -44,31 +44,23 @@ public enum JUnitReporter {
         let report: AnalysisReport
         private(set) var pieces: [Piece] = []
         private var suites: [Suite] = []
-        /// Per input, the case its suite ends with when it has one beyond its processes' (an unreadable input's
-        /// error, no lifecycle event in any input, no process).
-        private var closingCases: [Case?] = []
-        private(set) var tests = 0
-        private(set) var failures = 0
-        private(set) var errors = 0
-        private(set) var timeMs = 0
+
+        var tests: Int { suites.reduce(0) { $0 + $1.counts.tests } }
+        var failures: Int { suites.reduce(0) { $0 + $1.counts.failures } }
+        var errors: Int { suites.reduce(0) { $0 + $1.counts.errors } }
+        var timeMs: Int { suites.reduce(0) { $0 + $1.timeMs } }
 
         init(_ report: AnalysisReport) {
             self.report = report
             for (index, input) in report.inputs.enumerated() {
                 pieces.append(.suiteStart(index))
-                let (suite, closing) = self.suite(input, index)
+                suites.append(suite(input, index))
                 pieces.append(.suiteEnd(index))
-                suites.append(suite)
-                closingCases.append(closing)
-                tests += suite.counts.tests
-                failures += suite.counts.failures
-                errors += suite.counts.errors
-                timeMs += suite.timeMs
             }
         }
 
-        /// One input's suite, its cases' pieces added, and the case it ends with.
-        private mutating func suite(_ input: InputSummary, _ index: Int) -> (Suite, Case?) {
+        /// One input's suite, its cases' pieces added.
+        private mutating func suite(_ input: InputSummary, _ index: Int) -> Suite {
             var suite = Suite(name: input.name, classname: classname(input.name))
             var closing: Case?
             if let error = input.error {
@@ -114,7 +106,8 @@ public enum JUnitReporter {
                 if closing.errored { suite.counts.errors += 1 }
                 if closing.skipped { suite.counts.skipped += 1 }
             }
-            return (suite, closing)
+            suite.closing = closing
+            return suite
         }
 
         /// A case's name: its process's, with the process's first line when an earlier case of the suite has that
@@ -131,7 +124,7 @@ public enum JUnitReporter {
                 let findings = CIFinding.findings(of: process, at: position, options: report.options)
                 let name = caseName(process, repeated: repeatedName)
                 return write(testCase(process, name: name, suites[suite].classname, findings, report))
-            case .suiteEnd(let input): return (closingCases[input].map(write) ?? "") + "  </testsuite>\n"
+            case .suiteEnd(let input): return (suites[input].closing.map(write) ?? "") + "  </testsuite>\n"
             }
         }
     }
@@ -162,6 +155,9 @@ public enum JUnitReporter {
         var timeMs = 0
         var properties: [(String, String)] = []
         var counts = (tests: 0, failures: 0, errors: 0, skipped: 0)
+        /// The case the suite ends with when it has one beyond its processes' (an unreadable input's error, no
+        /// lifecycle event in any input, no process).
+        var closing: Case?
     }
 
     // MARK: Building
