@@ -333,7 +333,8 @@ public struct ProcessReport: Sendable {
     /// The state the log leaves it in.
     public var finalState: AppState
     public var launch: LaunchReport?
-    public var episodes: [Episode]
+    /// In report order (for a big input, read from the temporary file as they are iterated).
+    public var episodes: TimelineEpisodes
     public var violations: [Violation]
     /// Recognised events, in input order (for a big input, read from the temporary file as they are iterated).
     public var events: TimelineEvents
@@ -343,6 +344,9 @@ public struct ProcessReport: Sendable {
     public var clockAnomalyCount = 0
     /// How the process ended, when the debugger or the system said so.
     public var exit: ProcessExit? = nil
+
+    /// Its episodes, violations and events: what a reporter writes one by one.
+    var itemCount: Int { episodes.count + violations.count + events.count }
 
     /// The name as shown to people: processes without a logged name are shown by pid.
     public var displayName: String { Self.displayName(name: name, pid: pid) }
@@ -392,10 +396,11 @@ public struct Episode: Sendable {
 
     /// Report order: by first line, except that a kill (which ends the incarnation) comes last even when records
     /// were reordered (ndjson ties) and its start line is smaller.
-    static func inOrder(_ a: Episode, _ b: Episode) -> Bool {
-        let lastA = a.scenario == .killedInBackground || a.scenario == .killedInForeground
-        let lastB = b.scenario == .killedInBackground || b.scenario == .killedInForeground
-        return (lastA ? 1 : 0, a.startLine) < (lastB ? 1 : 0, b.startLine)
+    static func inOrder(_ a: Episode, _ b: Episode) -> Bool { a.orderKey < b.orderKey }
+
+    /// What ``inOrder(_:_:)`` compares.
+    var orderKey: (Int, Int) {
+        (scenario == .killedInBackground || scenario == .killedInForeground ? 1 : 0, startLine)
     }
 }
 

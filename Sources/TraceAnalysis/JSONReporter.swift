@@ -33,7 +33,7 @@ public enum JSONReporter {
             try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
                 let item = report.processes[index]
                 // A process with very many items is written here, handed on as it goes, not whole on a thread.
-                guard item.events.count + item.episodes.count + item.violations.count <= streamedItems else {
+                guard item.itemCount <= OrderedParallel.streamedItems else {
                     return (index, nil)
                 }
                 var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
@@ -205,10 +205,6 @@ public enum JSONReporter {
         json.field("error", input.error.map { String(describing: $0) })
         json.endObject()
     }
-
-    /// Processes with more episodes, violations and events than this are written on the writing thread, their
-    /// bytes handed on as they go (with more than one job; with one, every process is).
-    static let streamedItems = 4_096
 
     /// A process; `afterEachItem` (called after each episode, violation and event) may hand on what is written so
     /// far: a process may have hundreds of thousands of them.

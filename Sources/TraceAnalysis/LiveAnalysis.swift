@@ -132,7 +132,8 @@ public final class LiveAnalysis {
             let key = ProcessKey(name: process.name, pid: process.pid)
             reported.insert(key)
             reconcile(
-                key, episodes: process.episodes, held: [], violations: process.violations, launch: process.launch,
+                key, episodes: Array(process.episodes), held: [], violations: process.violations,
+                launch: process.launch,
                 overdueMs: nil, trigger: .end)
         }
         for key in told.keys.sorted(by: { ($0.name, $0.pid) < ($1.name, $1.pid) }) where !reported.contains(key) {

@@ -39,9 +39,31 @@ enum OrderedParallel {
         head: String, pieces count: Int, jobs: Int, chunkSize: Int, to sink: ([UInt8]) throws -> Void,
         _ piece: @Sendable (Int) -> String, tail: () -> String
     ) rethrows {
+        try write(
+            head: head, pieces: count, jobs: jobs, chunkSize: chunkSize, to: sink, piece,
+            parts: { _ in EmptyCollection() }, tail: tail)
+    }
+
+    /// ``write(head:pieces:jobs:chunkSize:to:_:tail:)``, where a piece `piece` gives no text for (one too big to
+    /// hold whole: a process of very many items, ``streamedItems``) is written from `parts`, its text a part at a
+    /// time, read on the writing thread as it is written.
+    static func write<Parts: Sequence<String>>(
+        head: String, pieces count: Int, jobs: Int, chunkSize: Int, to sink: ([UInt8]) throws -> Void,
+        _ piece: @Sendable (Int) -> String?, parts: (Int) -> Parts, tail: () -> String
+    ) rethrows {
         var out = head
-        try forEach(count: count, jobs: jobs, piece) { text in
-            out += text
+        try forEach(count: count, jobs: jobs, { (index: $0, text: piece($0)) }) { made in
+            if let text = made.text {
+                out += text
+            } else {
+                for text in parts(made.index) {
+                    out += text
+                    if out.utf8.count >= chunkSize {
+                        try sink(Array(out.utf8))
+                        out = ""
+                    }
+                }
+            }
             if out.utf8.count >= chunkSize {
                 try sink(Array(out.utf8))
                 out = ""
@@ -50,6 +72,10 @@ enum OrderedParallel {
         out += tail()
         try sink(Array(out.utf8))
     }
+
+    /// A process with more items (episodes, violations, events) than this is not rendered whole on a thread but
+    /// written on the writing thread, handed on as it goes.
+    static let streamedItems = 4_096
 
     /// What a report writer that streams (``write(head:pieces:jobs:chunkSize:to:_:tail:)``) writes, as one string:
     /// each such reporter's `render`, for tests and callers that want the text whole.

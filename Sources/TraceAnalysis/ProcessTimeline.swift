@@ -105,6 +105,11 @@ final class ProcessTimeline {
             keptBytes = 0
         }
 
+        /// The file failed: spilling stops and the rest stays in memory.
+        func failed(_ error: TraceAnalyzeError) {
+            if self.error == nil { self.error = error }
+        }
+
         /// The end of the input: the incarnations are let go one by one as their reports are made.
         func release() { unspilled = [] }
 
@@ -144,7 +149,7 @@ final class ProcessTimeline {
     /// About what a report holds in memory (the spill threshold's measure).
     static func estimatedBytes(of report: ProcessReport) -> Int {
         MemoryLayout<ProcessReport>.stride + report.events.inMemoryCount * MemoryLayout<TimelineEvent>.stride
-            + report.episodes.count * MemoryLayout<Episode>.stride
+            + report.episodes.inMemoryCount * MemoryLayout<Episode>.stride
             + report.violations.count * MemoryLayout<Violation>.stride
     }
 
@@ -458,31 +463,26 @@ final class ProcessTimeline {
     /// The episodes as the report gives them: a Mac app's interruptions are app switches, and each resume is
     /// judged against its budget. Live mode judges its view the same way.
     func judged(_ episodes: [Episode]) -> [Episode] {
-        var episodes = episodes
-        judge(&episodes)
-        return episodes
+        let resumeBudget = options.resumeBudget(for: name)
+        return episodes.compactMap { judged($0, resumeBudget: resumeBudget) }
     }
 
-    /// ``judged(_:)`` in place (a process may have hundreds of thousands of episodes: no copy of them).
-    func judge(_ episodes: inout [Episode]) {
+    /// One episode as the report gives it (nil: a Mac app's unresolved interruption, left out).
+    private func judged(_ episode: Episode, resumeBudget: Double) -> Episode? {
+        var episode = episode
         if isAppKit {
             // Losing focus and getting it back is switching apps; ending inactive is ordinary on a Mac.
-            episodes = episodes.compactMap { episode in
-                guard episode.scenario != .unresolvedInterruption else { return nil }
-                var episode = episode
-                if episode.scenario == .interruption { episode.causes = Scenario.appKitInterruptionCauses }
-                return episode
-            }
+            if episode.scenario == .unresolvedInterruption { return nil }
+            if episode.scenario == .interruption { episode.causes = Scenario.appKitInterruptionCauses }
         }
-        let resumeBudget = options.resumeBudget(for: name)
-        for index in episodes.indices where episodes[index].scenario == .returnToForeground {
-            // A resume the clock went back during cannot be judged either.
-            guard let duration = episodes[index].durationMs, duration >= 0, let start = episodes[index].start,
-                let end = episodes[index].end, Budget.tooCoarse(duration, resumeBudget, start, end) == nil
-            else { continue }
-            episodes[index].budgetMs = resumeBudget
-            episodes[index].overBudget = duration > resumeBudget
-        }
+        // A resume the clock went back during cannot be judged either.
+        guard episode.scenario == .returnToForeground, let duration = episode.durationMs, duration >= 0,
+            let start = episode.start, let end = episode.end,
+            Budget.tooCoarse(duration, resumeBudget, start, end) == nil
+        else { return episode }
+        episode.budgetMs = resumeBudget
+        episode.overBudget = duration > resumeBudget
+        return episode
     }
 
     /// The end of the input.
@@ -493,30 +493,53 @@ final class ProcessTimeline {
         var finishedDetector = life.detector
         let ended = life.detectorBeforeInferredKill != nil || (life.exit != nil && life.machine.state != .terminated)
         let lastRecord = ScenarioDetector.Mark(line: lastLine, time: lastTime)
-        if life.detectorBeforeInferredKill == nil { finishedDetector.finish(lastRecord: lastRecord) }
-        var episodes = finishedDetector.episodes
+        if life.detectorBeforeInferredKill == nil {
+            finishedDetector.finish(lastRecord: lastRecord)
+        } else {
+            finishedDetector.sortEpisodes()
+        }
+        var lanes = [(episodes: finishedDetector.orderedEpisodes, scene: String?.none)]
         var violations = finishedMachine.violations + life.otherViolations
         for key in life.sceneOrder {
             guard var lane = life.scenes[key] else { continue }
             lane.machine.finish()
             violations += lane.machine.violations
             // A process that ended leaves its scenes where they were: nothing is pending any more.
-            if !ended { lane.detector.finish(lastRecord: lastRecord) }
-            episodes += lane.detector.episodes.map { episode in
-                var episode = episode
-                episode.scene = key
-                return episode
-            }
+            if ended { lane.detector.sortEpisodes() } else { lane.detector.finish(lastRecord: lastRecord) }
+            lanes.append((lane.detector.orderedEpisodes, key))
         }
-        judge(&episodes)
-        episodes.sort(by: Episode.inOrder)
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: state,
             launch: life.launch.report(process: name, options: options),
-            episodes: episodes,
+            episodes: reported(lanes),
             violations: violations.sorted { $0.line < $1.line }, events: events,
             clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: life.exit)
+    }
+
+    /// The episodes of the lanes (each in report order), merged into report order — on ties the app delegate's
+    /// first, then the scenes' in order of appearance, as a stable sort of them all would give — scene-labelled
+    /// and judged. When some were in the file, the merged episodes go to the file too, a segment at a time, so a
+    /// process of very many episodes never has them all in memory.
+    private func reported(_ lanes: [(episodes: ScenarioDetector.Lane, scene: String?)]) -> TimelineEpisodes {
+        let resumeBudget = options.resumeBudget(for: name)
+        var builder = TimelineEpisodes.builder(file: lanes.contains { $0.episodes.isSpilled } ? shared.file() : nil)
+        var iterators = lanes.map { $0.episodes.makeIterator() }
+        var heads = iterators.indices.map { iterators[$0].next() }
+        while true {
+            var next: Int?
+            for lane in heads.indices {
+                guard let head = heads[lane] else { continue }
+                if let best = next, let bestHead = heads[best], !Episode.inOrder(head, bestHead) { continue }
+                next = lane
+            }
+            guard let lane = next, var episode = heads[lane] else { break }
+            heads[lane] = iterators[lane].next()
+            if let scene = lanes[lane].scene { episode.scene = scene }
+            if let judged = judged(episode, resumeBudget: resumeBudget) { builder.append(judged) }
+        }
+        if let error = builder.error { shared.failed(error) }
+        return builder.finish()
     }
 }
 

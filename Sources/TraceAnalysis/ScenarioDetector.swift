@@ -74,8 +74,59 @@ struct ScenarioDetector {
         guard !recent.isEmpty else { return }
         var encoder = SpillEncoder()
         encoder.array(recent) { $0.episode($1) }
-        spilled.append(try file.append(encoder.bytes), count: recent.count, in: file)
+        spilled.append(try file.append(encoder.bytes), episodes: recent, in: file)
         recent = []
+    }
+
+    /// Puts the episodes in report order (``Episode/inOrder(_:_:)``, ties in the order closed), as
+    /// ``finish(lastRecord:)`` does, without closing what is pending. Those written to the file stay there when
+    /// they are in order already and every later one comes after them, as nearly always; otherwise all are read
+    /// back and sorted.
+    mutating func sortEpisodes() {
+        if spilled.count > 0 {
+            let inOrder = spilled.lastKey.map { last in recent.allSatisfy { !($0.orderKey < last) } } ?? true
+            if !(spilled.inOrder && inOrder) {
+                recent = episodes
+                spilled = SpilledEpisodes()
+            }
+        }
+        recent.sort(by: Episode.inOrder)
+        if let index = recent.lastIndex(where: { $0.scenario == .memoryWarning }) {
+            lastMemoryWarning = (spilled.count + index, recent[index].endLine, recent[index].end)
+        } else if let last = lastMemoryWarning, last.index >= spilled.count {
+            lastMemoryWarning = nil
+        }
+    }
+
+    /// The episodes in the order closed (in report order after ``sortEpisodes()``): those written to the file are
+    /// read from it as they are iterated.
+    var orderedEpisodes: Lane { Lane(spilled: spilled.sequence(tail: recent), extended: spilled.extended) }
+
+    /// A detector's episodes, the extended memory warnings among those written patched as they are read.
+    struct Lane: Sequence {
+        let spilled: TimelineEpisodes
+        let extended: [Int: (endLine: Int, end: Timestamp?)]
+
+        /// Whether some are in the file.
+        var isSpilled: Bool { spilled.isSpilled }
+
+        func makeIterator() -> Iterator { Iterator(base: spilled.makeIterator(), extended: extended) }
+
+        struct Iterator: IteratorProtocol {
+            var base: TimelineEpisodes.Iterator
+            let extended: [Int: (endLine: Int, end: Timestamp?)]
+            var index = 0
+
+            mutating func next() -> Episode? {
+                guard var episode = base.next() else { return nil }
+                if let end = extended[index] {
+                    episode.endLine = end.endLine
+                    episode.end = end.end
+                }
+                index += 1
+                return episode
+            }
+        }
     }
 
     /// Episodes written to a ``SpillFile``, in segments of several.
@@ -84,14 +135,34 @@ struct ScenarioDetector {
         private var segments: [SpillFile.Segment] = []
         private(set) var count = 0
         /// Memory-warning episodes extended after they were written: their new ends, by index.
-        private var extended: [Int: (endLine: Int, end: Timestamp?)] = [:]
+        private(set) var extended: [Int: (endLine: Int, end: Timestamp?)] = [:]
+        /// Whether the episodes written are in report order, each segment's after the last one's.
+        private(set) var inOrder = true
+        /// The ``Episode/orderKey`` of the last episode written.
+        private(set) var lastKey: (Int, Int)?
 
         mutating func extend(_ index: Int, endLine: Int, end: Timestamp?) { extended[index] = (endLine, end) }
 
-        mutating func append(_ segment: SpillFile.Segment, count: Int, in file: SpillFile) {
+        /// `episodes` (not empty) were written at `segment`.
+        mutating func append(_ segment: SpillFile.Segment, episodes: [Episode], in file: SpillFile) {
             self.file = file
             segments.append(segment)
-            self.count += count
+            count += episodes.count
+            var last = lastKey ?? episodes[0].orderKey
+            for episode in episodes {
+                let key = episode.orderKey
+                if key < last { inOrder = false }
+                last = key
+            }
+            lastKey = last
+        }
+
+        /// The episodes written, then `tail`: read from the file as they are iterated (not patched).
+        func sequence(tail: [Episode]) -> TimelineEpisodes {
+            guard let file, !segments.isEmpty else { return TimelineEpisodes(tail) }
+            return TimelineEpisodes(file: file, segments: segments, count: count + tail.count, tail: tail) {
+                $0.episode()
+            }
         }
 
         /// The episodes written, in an array with room for `extra` more.
@@ -294,12 +365,7 @@ struct ScenarioDetector {
             flush()
         }
         pending = .none
-        recent = episodes
-        spilled = SpilledEpisodes()
-        recent.sort(by: Episode.inOrder)
-        lastMemoryWarning = recent.lastIndex { $0.scenario == .memoryWarning }.map {
-            ($0, recent[$0].endLine, recent[$0].end)
-        }
+        sortEpisodes()
     }
 
     /// The log's clock (any line's timestamp, in µs since the epoch) has reached `clock`: an interruption resolved
@@ -412,6 +478,11 @@ extension ScenarioDetector.SpilledEpisodes {
     func encode(to encoder: inout SpillEncoder) {
         encoder.array(segments) { $0.segment($1) }
         encoder.int(count)
+        encoder.bool(inOrder)
+        encoder.optional(lastKey) { encoder, key in
+            encoder.int(key.0)
+            encoder.int(key.1)
+        }
         // In index order, so equal states write equal bytes.
         encoder.array(extended.sorted { $0.key < $1.key }) { encoder, entry in
             encoder.int(entry.key)
@@ -424,6 +495,8 @@ extension ScenarioDetector.SpilledEpisodes {
         segments = decoder.array { $0.segment() }
         self.file = segments.isEmpty ? nil : file
         count = decoder.int()
+        inOrder = decoder.bool()
+        lastKey = decoder.optional { ($0.int(), $0.int()) }
         for (index, endLine, end) in decoder.array({ ($0.int(), $0.int(), $0.optionalTimestamp()) }) {
             extended[index] = (endLine, end)
         }

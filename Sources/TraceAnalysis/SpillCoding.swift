@@ -278,7 +278,7 @@ extension SpillEncoder {
         int(value.records)
         `enum`(value.finalState)
         optional(value.launch) { $0.launch($1) }
-        array(value.episodes) { $0.episode($1) }
+        value.episodes.encode(to: &self)
         array(value.violations) { $0.violation($1) }
         array(value.clockAnomalies) { $0.clockAnomaly($1) }
         int(value.clockAnomalyCount)
@@ -362,7 +362,8 @@ extension SpillDecoder {
         var report = ProcessReport(
             name: string(), pid: int(), input: string(), firstLine: int(), lastLine: int(),
             firstTime: optionalTimestamp(), lastTime: optionalTimestamp(), records: int(), finalState: `enum`(),
-            launch: optional { $0.launch() }, episodes: array { $0.episode() }, violations: array { $0.violation() },
+            launch: optional { $0.launch() }, episodes: TimelineEpisodes.decode(&self, file: file),
+            violations: array { $0.violation() },
             events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
             exit: optional { $0.exit() })
         if events { report.events = TimelineEvents.decode(&self, file: file) }

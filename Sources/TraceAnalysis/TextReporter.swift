@@ -28,7 +28,13 @@ public struct TextReporter: Sendable {
         try OrderedParallel.write(head: "", pieces: pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink) { index in
             let (input, process) = pieces[index]
             guard let process else { return (input == 0 ? "" : "\n") + inputHeader(report.inputs[input]) }
-            return "\n" + render(report.processes[process])
+            let item = report.processes[process]
+            // A process of very many items is written from its parts on the writing thread, not whole here.
+            guard item.itemCount <= OrderedParallel.streamedItems else { return nil }
+            return parts(item).reduce(into: "") { $0 += $1 }
+        } parts: { index in
+            // Only a process gives no text above (an input header always does).
+            parts(report.processes[pieces[index].process ?? 0])
         } tail: {
             (report.inputs.isEmpty ? "" : "\n") + apps(report.aggregate) + summary(report)
         }
@@ -93,26 +99,42 @@ public struct TextReporter: Sendable {
         return text
     }
 
-    private func render(_ process: ProcessReport) -> String {
-        var out = ""
+    /// A process's text, in parts: its head, each episode, each event (with `showEvents`), then the rest. Lazy, so
+    /// a process of very many episodes or events is written without its text ever being whole.
+    private func parts(_ process: ProcessReport) -> some Sequence<String> {
+        let episodes =
+            process.episodes.isEmpty
+            ? AnySequence([dim("    no episode: no app-delegate transition was logged") + "\n"])
+            : AnySequence(process.episodes.lazy.map { self.episode($0) })
+        let events =
+            showEvents
+            ? AnySequence(
+                process.events.lazy.map { event in
+                    let time = event.time.map { $0.timeOfDay + "  " } ?? ""
+                    return dim("      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)")
+                        + "\n"
+                }) : AnySequence(EmptyCollection<String>())
+        return [
+            AnySequence(CollectionOfOne(head(process))), episodes, events, AnySequence(CollectionOfOne(rest(process))),
+        ]
+        .joined()
+    }
+
+    /// What comes before the episodes: the name, the span and the launch.
+    private func head(_ process: ProcessReport) -> String {
         var span = "lines \(process.firstLine)–\(process.lastLine)"
         if let first = process.firstTime, let last = process.lastTime {
             span += " · \(first.timeOfDay) → \(last.timeOfDay)"
         }
-        out +=
-            "  \(bold(Sanitizer.terminal(process.displayName)))  \(dim(span)) · ends \(process.finalState.rawValue)\n"
+        var out =
+            "\n  \(bold(Sanitizer.terminal(process.displayName)))  \(dim(span)) · ends \(process.finalState.rawValue)\n"
         if let launch = process.launch { out += self.launch(launch) }
-        if !process.episodes.isEmpty {
-            for episode in process.episodes { out += self.episode(episode) }
-        } else {
-            out += dim("    no episode: no app-delegate transition was logged") + "\n"
-        }
-        if showEvents {
-            for event in process.events {
-                let time = event.time.map { $0.timeOfDay + "  " } ?? ""
-                out += dim("      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)") + "\n"
-            }
-        }
+        return out
+    }
+
+    /// What comes after the episodes and events: the scene notice, the exit, the violations, the clock anomalies.
+    private func rest(_ process: ProcessReport) -> String {
+        var out = ""
         if let notice = process.events.first(where: { $0.event == .sceneLifecycleRequired }) {
             out += paint(.yellow, "    ⚠ UIKit") + "  L\(notice.line)  the app does not adopt the UIScene lifecycle "
             out += "(TN3187): an assert in a future iOS\n"

@@ -24,7 +24,7 @@ struct AppKitTests {
         let process = try #require(report.processes.first)
         #expect(process.violations.isEmpty)
         #expect(process.episodes.map(\.scenario) == [.launch, .interruption])
-        #expect(process.episodes[1].causes == Scenario.appKitInterruptionCauses)
+        #expect(Array(process.episodes)[1].causes == Scenario.appKitInterruptionCauses)
         #expect(process.launch?.durationMs == 60)
     }
 

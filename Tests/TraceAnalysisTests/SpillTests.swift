@@ -265,7 +265,7 @@ struct SpillTests {
     @Test func aProcessWithManyEventsIsWrittenInPieces() throws {
         var lines = ["2024-05-01 10:00:00.000 Other[1:1] application:didFinishLaunchingWithOptions:"]
         lines.append("2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:")
-        for index in 0..<(JSONReporter.streamedItems + 100) {
+        for index in 0..<(OrderedParallel.streamedItems + 100) {
             let time = String(format: "2024-05-01 10:%02d:%02d.%03d", index / 60_000, index / 1000 % 60, index % 1000)
             lines.append(
                 "\(time) App[7:1] "
@@ -276,7 +276,7 @@ struct SpillTests {
         let kept = try TestSupport.analyzer().analyze([input])
         let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
         let app = try #require(spilled.processes.first { $0.name == "App" })
-        #expect(app.events.count == JSONReporter.streamedItems + 101)
+        #expect(app.events.count == OrderedParallel.streamedItems + 101)
         #expect(app.events.inMemoryCount < 10, "the events stay in the file")
         var expected: [UInt8] = []
         JSONReporter.write(kept, jobs: 1) { expected += $0 }
@@ -290,6 +290,74 @@ struct SpillTests {
             #expect(bytes == expected, "\(jobs) jobs")
             #expect(largest < 2 * 4096, "a piece of \(largest) bytes: the process was not handed on as it went")
         }
+    }
+
+    /// A process of more episodes than a segment holds, in two lanes (the app delegate's and a scene's): the
+    /// report's episodes stay in the file, merged in report order as they are read, and every format renders the
+    /// same bytes at one and two jobs as when everything is kept in memory; the text report is handed on in pieces
+    /// inside the process.
+    @Test func aProcessWithManyEpisodesKeepsThemInTheFile() throws {
+        var lines = ["2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:"]
+        lines.append("2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:")
+        let cycles = TimelineEpisodes.Builder.segmentSize + 50
+        for index in 0..<cycles {
+            let time = { (offset: Int) -> String in
+                let ms = 100 + index * 40 + offset
+                return String(format: "2024-05-01 10:%02d:%02d.%03d", ms / 60_000, ms / 1000 % 60, ms % 1000)
+            }
+            lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
+            lines.append("\(time(1)) App[7:1] applicationDidEnterBackground:")
+            lines.append("\(time(10)) App[7:1] applicationWillEnterForeground:")
+            lines.append("\(time(20)) App[7:1] applicationDidBecomeActive:")
+            if index % 1000 == 0 {
+                // A scene's episode at the same line as none of the app's, and a memory warning.
+                lines.append("\(time(30)) App[7:1] sceneWillResignActive(_:)")
+                lines.append("\(time(31)) App[7:1] sceneDidBecomeActive(_:)")
+                lines.append("\(time(32)) App[7:1] -[ViewController didReceiveMemoryWarning]")
+            }
+        }
+        let input = InputSource.text(name: "cycles", lines.joined(separator: "\n"))
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let app = try #require(spilled.processes.first)
+        let keptApp = try #require(kept.processes.first)
+        #expect(app.episodes.count == keptApp.episodes.count)
+        #expect(app.episodes.count > 2 * cycles)
+        #expect(keptApp.episodes.contains { $0.scene != nil } && keptApp.episodes.contains { $0.scene == nil })
+        #expect(app.episodes.inMemoryCount < TimelineEpisodes.Builder.segmentSize, "the episodes stay in the file")
+        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
+        let expected = Self.rendered(kept)
+        for jobs in [1, 2] {
+            for (format, bytes) in Self.rendered(spilled, jobs: jobs) {
+                #expect(bytes == expected[format], "\(format.rawValue) differs when spilled, \(jobs) jobs")
+            }
+            var largest = 0
+            TextReporter().write(spilled, jobs: jobs, chunkSize: 4096) { largest = max(largest, $0.count) }
+            #expect(largest < 2 * 4096, "a piece of \(largest) bytes: the process was not handed on as it went")
+        }
+    }
+
+    /// Episodes closed out of report order across a spill (a memory warning during a launch, which is closed
+    /// later but starts earlier; a kill, which comes last) are read back and sorted, as in memory.
+    @Test func episodesWrittenOutOfOrderAreSortedAsInMemory() throws {
+        let input = InputSource.text(
+            name: "order",
+            """
+            2024-05-01 10:00:00.000 App[100:1] Starting up
+            2024-05-01 10:00:00.100 App[100:1] -[ViewController didReceiveMemoryWarning]
+            2024-05-01 10:00:00.200 App[100:1] application:didFinishLaunchingWithOptions:
+            2024-05-01 10:00:00.300 App[100:1] applicationDidBecomeActive:
+            2024-05-01 10:00:01.000 App[100:1] applicationWillResignActive:
+            2024-05-01 10:00:01.100 App[100:1] applicationDidEnterBackground:
+            2024-05-01 10:00:02.000 App[200:1] application:didFinishLaunchingWithOptions:
+            2024-05-01 10:00:02.100 App[200:1] applicationDidBecomeActive:
+            """)
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let first = try #require(kept.processes.first { $0.pid == 100 })
+        #expect(first.episodes.map(\.scenario) == [.launch, .memoryWarning, .enterBackground, .killedInBackground])
+        #expect(spilled.processes.isSpilled)
+        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
     }
 
     @Test func theFileIsUnlinkedAtOnce() throws {
