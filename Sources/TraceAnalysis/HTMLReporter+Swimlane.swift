@@ -25,7 +25,7 @@ extension HTMLReporter {
 
         init(process: ProcessReport) {
             self.process = process
-            scale = TimelineScale(process, from: Self.plotLeft, to: Self.plotRight)
+            scale = TimelineScale(process, from: Self.plotLeft, to: Self.plotRight, width: Self.width)
         }
 
         /// A run of one state, from the line of the event that entered it to the line of the one that left it.
@@ -35,28 +35,52 @@ extension HTMLReporter {
             var to: Int
         }
 
-        /// The states of one lane (the app delegate's, or one scene's) as runs; the unknown state is no run.
-        func segments(scene: String?) -> [Segment] {
-            var segments: [Segment] = []
-            var current: Segment?
-            for event in process.events where event.scene == scene {
-                if let open = current, open.state == event.state { continue }
-                if var open = current {
-                    open.to = event.line
-                    segments.append(open)
+        /// The states of one lane (the app delegate's, or one scene's) as runs; the unknown state is no run. Made
+        /// as they are iterated, from the events: a process may have millions of them.
+        func segments(scene: String?) -> Segments {
+            Segments(events: process.events, scene: scene, end: process.lastLine)
+        }
+
+        struct Segments: Sequence {
+            let events: TimelineEvents
+            let scene: String?
+            /// The process's last line, where the last run ends.
+            let end: Int
+
+            func makeIterator() -> Iterator { Iterator(events: events.makeIterator(), scene: scene, end: end) }
+
+            struct Iterator: IteratorProtocol {
+                var events: TimelineEvents.Iterator
+                let scene: String?
+                let end: Int
+                var current: Segment?
+                var done = false
+
+                mutating func next() -> Segment? {
+                    guard !done else { return nil }
+                    while let event = events.next() {
+                        guard event.scene == scene else { continue }
+                        if let open = current, open.state == event.state { continue }
+                        let closed = current.map { Segment(state: $0.state, from: $0.from, to: event.line) }
+                        current =
+                            event.state == .unknown
+                            ? nil : Segment(state: event.state, from: event.line, to: event.line)
+                        if let closed { return closed }
+                    }
+                    done = true
+                    return current.map { Segment(state: $0.state, from: $0.from, to: Swift.max(end, $0.from)) }
                 }
-                current = event.state == .unknown ? nil : Segment(state: event.state, from: event.line, to: event.line)
             }
-            if var open = current {
-                open.to = max(process.lastLine, open.from)
-                segments.append(open)
-            }
-            return segments
         }
 
         var svg: String {
             let appSegments = segments(scene: nil)
-            let visited = Set(appSegments.map(\.state))
+            var visited: Set<AppState> = []
+            var appSegmentCount = 0
+            for segment in appSegments {
+                visited.insert(segment.state)
+                appSegmentCount += 1
+            }
             let lanes = Self.laneOrder.filter {
                 [.active, .inactive, .background].contains($0) || visited.contains($0)
             }
@@ -116,11 +140,14 @@ extension HTMLReporter {
             var bars: [(state: AppState, x0: Double, x1: Double, from: Int, to: Int)] = []
             var lastBar: [AppState: Int] = [:]
             var steps = ""
+            // The steps are drawn only for a few runs: not even made for more.
+            let drawsSteps = appSegmentCount <= Self.maxEventDots
             var previous: AppState?
             for segment in appSegments {
                 guard lanes.contains(segment.state) else { continue }
                 let (x0, x1) = span(segment.from, segment.to)
-                if let previous, previous != segment.state, let from = centre(previous), let to = centre(segment.state)
+                if drawsSteps, let previous, previous != segment.state, let from = centre(previous),
+                    let to = centre(segment.state)
                 {
                     steps += "<line class=\"step\" x1=\"\(number(x0))\" y1=\"\(number(from))\" x2=\"\(number(x0))\" "
                     steps += "y2=\"\(number(to))\"/>\n"
@@ -134,7 +161,7 @@ extension HTMLReporter {
                     bars.append((segment.state, x0, x1, segment.from, segment.to))
                 }
             }
-            if appSegments.count <= Self.maxEventDots { out += steps }
+            out += steps
             for bar in bars {
                 guard let index = lanes.firstIndex(of: bar.state) else { continue }
                 out += "<rect class=\"state st-\(bar.state.rawValue)\" x=\"\(number(bar.x0))\" "
@@ -409,16 +436,10 @@ extension HTMLReporter {
                     out += "y=\"\(number(y + 27))\">\(gap.label.htmlEscaped)</text>"
                 }
             }
-            // Labels kept apart, the first and last pulled inside the drawing.
-            var lastRight = -Double.infinity
             for tick in scale.ticks {
-                let width = textWidth(tick.label, size: 10)
-                let x = min(max(tick.x, Self.plotLeft + width / 2 - 4), Self.width - width / 2 - 2)
-                guard x - width / 2 >= lastRight + 10 else { continue }
-                lastRight = x + width / 2
                 out += "<line x1=\"\(number(tick.x))\" y1=\"\(number(y - 3))\" x2=\"\(number(tick.x))\" "
                 out += "y2=\"\(number(y + 3))\"/>"
-                out += "<text class=\"tick\" x=\"\(number(x))\" y=\"\(number(y + 14))\">"
+                out += "<text class=\"tick\" x=\"\(number(tick.labelX))\" y=\"\(number(y + 14))\">"
                 out += "\(tick.label.htmlEscaped)</text>"
             }
             return out + "</g>\n"
@@ -441,74 +462,46 @@ extension HTMLReporter {
         /// The lines the drawing marks, ascending, and their x.
         private(set) var lines: [Int] = []
         private(set) var xs: [Double] = []
-        /// Time of day (or line) labels at the marked points.
-        private(set) var ticks: [(x: Double, label: String)] = []
+        /// Time of day (or line) labels at marked points, kept apart (the first and last pulled inside the
+        /// drawing): where the tick is, where its label is centred, the label.
+        private(set) var ticks: [(x: Double, labelX: Double, label: String)] = []
         /// Long stretches: where they are and the time (or lines) they stand for.
         private(set) var gaps: [(from: Double, to: Double, label: String)] = []
 
-        init(_ process: ProcessReport, from left: Double, to right: Double) {
-            var points: [(line: Int, time: Timestamp?)] = [
-                (process.firstLine, process.firstTime), (process.lastLine, process.lastTime),
-            ]
-            points += process.events.map { ($0.line, $0.time) }
-            if let launch = process.launch {
-                points.append((launch.startLine, launch.start))
-                if let end = launch.endLine { points.append((end, launch.end)) }
-                points += launch.milestones.map { ($0.line, $0.time) }
-            }
-            for episode in process.episodes {
-                points.append((episode.startLine, episode.start))
-                points.append((episode.endLine, episode.end))
-            }
-            points += process.violations.map { ($0.line, $0.time) }
-            if let exit = process.exit { points.append((exit.line, exit.time)) }
-            // One point per line, with the earliest time given for it.
-            points.sort { a, b in
-                if a.line != b.line { return a.line < b.line }
-                return (a.time?.instantMicros ?? .min) < (b.time?.instantMicros ?? .min)
-            }
-            var merged: [(line: Int, time: Timestamp?)] = []
-            for point in points {
-                if let last = merged.last, last.line == point.line {
-                    if last.time == nil, let time = point.time { merged[merged.count - 1].time = time }
-                    continue
-                }
-                merged.append(point)
-            }
+        /// The scale of `process` between `left` and `right`, on a drawing `width` wide.
+        init(_ process: ProcessReport, from left: Double, to right: Double, width: Double) {
+            let merged = Self.points(process)
             axis = merged.contains { $0.time != nil } ? .time : .lines
 
-            // The weight of each stretch, and what it stands for.
-            var weights: [Double] = []
-            var lengths: [Double] = []
-            var lastTime = merged.first?.time
-            for index in merged.indices.dropFirst() {
-                let length: Double
+            // The length of each stretch (the time or lines it stands for), and its weight.
+            func length(_ index: Int, after lastTime: inout Timestamp?) -> Double {
                 switch axis {
                 case .time:
-                    if let time = merged[index].time, let previous = lastTime {
-                        length = max(0, previous.milliseconds(to: time))
-                    } else {
-                        length = 0
-                    }
-                    lastTime = merged[index].time ?? lastTime
+                    defer { lastTime = merged[index].time ?? lastTime }
+                    guard let time = merged[index].time, let previous = lastTime else { return 0 }
+                    return max(0, previous.milliseconds(to: time))
                 case .lines:
-                    length = Double(merged[index].line - merged[index - 1].line)
+                    return Double(merged[index].line - merged[index - 1].line)
                 }
-                lengths.append(length)
-                weights.append(log1p(length))
             }
-            let total = weights.reduce(0, +)
+            var lastTime = merged.first?.time
+            var total = 0.0
+            for index in merged.indices.dropFirst() { total += log1p(length(index, after: &lastTime)) }
+            let stretches = max(0, merged.count - 1)
             let available = right - left
-            var minimum = weights.isEmpty ? 0 : min(6, available / Double(weights.count) / 2)
-            if total == 0, !weights.isEmpty { minimum = available / Double(weights.count) }
-            let perWeight = total > 0 ? (available - minimum * Double(weights.count)) / total : 0
-            lines = merged.map(\.line)
-            xs = [weights.isEmpty ? (left + right) / 2 : left]
-            for weight in weights { xs.append((xs.last ?? left) + minimum + perWeight * weight) }
-
-            // Stretches long enough to say so.
-            for (index, length) in lengths.enumerated() {
-                let (from, to) = (xs[index], xs[index + 1])
+            var minimum = stretches == 0 ? 0 : min(6, available / Double(stretches) / 2)
+            if total == 0, stretches > 0 { minimum = available / Double(stretches) }
+            let perWeight = total > 0 ? (available - minimum * Double(stretches)) / total : 0
+            lines.reserveCapacity(merged.count)
+            xs.reserveCapacity(merged.count)
+            for point in merged { lines.append(point.line) }
+            xs.append(stretches == 0 ? (left + right) / 2 : left)
+            lastTime = merged.first?.time
+            for index in merged.indices.dropFirst() {
+                let length = length(index, after: &lastTime)
+                let (from, to) = (xs[index - 1], xs[index - 1] + minimum + perWeight * log1p(length))
+                xs.append(to)
+                // Stretches long enough to say so.
                 switch axis {
                 case .time where length >= 1000 && to - from >= 16:
                     gaps.append((from, to, DurationFormat.text(length)))
@@ -518,15 +511,79 @@ extension HTMLReporter {
                 }
             }
 
-            // Candidate ticks at marked points (the axis keeps those whose labels do not collide).
+            // Ticks at marked points, kept where their labels do not collide with the last one kept.
+            var lastRight = -Double.infinity
             for (index, point) in merged.enumerated() {
+                let label: String
                 switch axis {
                 case .time:
-                    if let time = point.time { ticks.append((xs[index], Self.shortTime(time))) }
+                    guard let time = point.time else { continue }
+                    label = Self.shortTime(time)
                 case .lines:
-                    ticks.append((xs[index], "L\(point.line)"))
+                    label = "L\(point.line)"
                 }
+                let labelWidth = HTMLReporter.textWidth(label, size: 10)
+                let x = min(max(xs[index], left + labelWidth / 2 - 4), width - labelWidth / 2 - 2)
+                guard x - labelWidth / 2 >= lastRight + 10 else { continue }
+                lastRight = x + labelWidth / 2
+                ticks.append((xs[index], x, label))
             }
+        }
+
+        /// The points the drawing marks, one per line, ascending, with the earliest time given for each.
+        private static func points(_ process: ProcessReport) -> [(line: Int, time: Timestamp?)] {
+            var points: [(line: Int, time: Timestamp?)] = [
+                (process.firstLine, process.firstTime), (process.lastLine, process.lastTime),
+            ]
+            points.reserveCapacity(process.events.count + 16)
+            // The events come in line order: a point of an episode or a violation on an event's line with the
+            // event's time (nearly all of them) changes nothing, and is not added. A process may have millions.
+            let eventsFrom = points.count
+            var eventsInOrder = true
+            for event in process.events {
+                if let last = points.last, points.count > eventsFrom, last.line > event.line { eventsInOrder = false }
+                points.append((event.line, event.time))
+            }
+            func add(_ line: Int, _ time: Timestamp?) {
+                if eventsInOrder {
+                    var low = eventsFrom
+                    var high = points.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if points[middle].line < line { low = middle + 1 } else { high = middle }
+                    }
+                    if low < points.count, points[low].line == line, points[low].time == time { return }
+                }
+                points.append((line, time))
+            }
+            if let launch = process.launch {
+                add(launch.startLine, launch.start)
+                if let end = launch.endLine { add(end, launch.end) }
+                for milestone in launch.milestones { add(milestone.line, milestone.time) }
+            }
+            for episode in process.episodes {
+                add(episode.startLine, episode.start)
+                add(episode.endLine, episode.end)
+            }
+            for violation in process.violations { add(violation.line, violation.time) }
+            if let exit = process.exit { add(exit.line, exit.time) }
+            // One point per line, with the earliest time given for it (merged in place).
+            points.sort { a, b in
+                if a.line != b.line { return a.line < b.line }
+                return (a.time?.instantMicros ?? .min) < (b.time?.instantMicros ?? .min)
+            }
+            var count = 0
+            for index in points.indices {
+                let point = points[index]
+                if count > 0, points[count - 1].line == point.line {
+                    if points[count - 1].time == nil, let time = point.time { points[count - 1].time = time }
+                    continue
+                }
+                points[count] = point
+                count += 1
+            }
+            points.removeSubrange(count...)
+            return points
         }
 
         /// The x of `line`: its own when the drawing marks it, else between its neighbours.
