@@ -470,50 +470,65 @@ extension HTMLReporter {
 
         /// The scale of `process` between `left` and `right`, on a drawing `width` wide.
         init(_ process: ProcessReport, from left: Double, to right: Double, width: Double) {
-            let merged = Self.points(process)
-            axis = merged.contains { $0.time != nil } ? .time : .lines
+            let points = Points(process)
+            axis = points.anyTime ? .time : .lines
 
-            // The length of each stretch (the time or lines it stands for), and its weight.
-            func length(_ index: Int, after lastTime: inout Timestamp?) -> Double {
+            // The length of the stretch from `previous` to `point` (the time or lines it stands for).
+            func length(_ point: Point, after previous: Point, lastTime: inout Timestamp?) -> Double {
                 switch axis {
                 case .time:
-                    defer { lastTime = merged[index].time ?? lastTime }
-                    guard let time = merged[index].time, let previous = lastTime else { return 0 }
-                    return max(0, previous.milliseconds(to: time))
+                    defer { lastTime = point.time ?? lastTime }
+                    guard let time = point.time, let last = lastTime else { return 0 }
+                    return max(0, last.milliseconds(to: time))
                 case .lines:
-                    return Double(merged[index].line - merged[index - 1].line)
+                    return Double(point.line - previous.line)
                 }
             }
-            var lastTime = merged.first?.time
+            // Two passes over the points (made again for each: a process may have millions): the weights' total,
+            // then where each point goes.
+            var count = 0
             var total = 0.0
-            for index in merged.indices.dropFirst() { total += log1p(length(index, after: &lastTime)) }
-            let stretches = max(0, merged.count - 1)
+            var previous: Point?
+            var lastTime: Timestamp?
+            for point in points {
+                count += 1
+                if let previous {
+                    total += log1p(length(point, after: previous, lastTime: &lastTime))
+                } else {
+                    lastTime = point.time
+                }
+                previous = point
+            }
+            let stretches = max(0, count - 1)
             let available = right - left
             var minimum = stretches == 0 ? 0 : min(6, available / Double(stretches) / 2)
             if total == 0, stretches > 0 { minimum = available / Double(stretches) }
             let perWeight = total > 0 ? (available - minimum * Double(stretches)) / total : 0
-            lines.reserveCapacity(merged.count)
-            xs.reserveCapacity(merged.count)
-            for point in merged { lines.append(point.line) }
-            xs.append(stretches == 0 ? (left + right) / 2 : left)
-            lastTime = merged.first?.time
-            for index in merged.indices.dropFirst() {
-                let length = length(index, after: &lastTime)
-                let (from, to) = (xs[index - 1], xs[index - 1] + minimum + perWeight * log1p(length))
-                xs.append(to)
-                // Stretches long enough to say so.
-                switch axis {
-                case .time where length >= 1000 && to - from >= 16:
-                    gaps.append((from, to, DurationFormat.text(length)))
-                case .lines where length >= 20 && to - from >= 16:
-                    gaps.append((from, to, "\(Int(length)) lines"))
-                default: break
-                }
-            }
-
-            // Ticks at marked points, kept where their labels do not collide with the last one kept.
+            lines.reserveCapacity(count)
+            xs.reserveCapacity(count)
+            previous = nil
             var lastRight = -Double.infinity
-            for (index, point) in merged.enumerated() {
+            for point in points {
+                if let previous, let from = xs.last {
+                    let length = length(point, after: previous, lastTime: &lastTime)
+                    let to = from + minimum + perWeight * log1p(length)
+                    xs.append(to)
+                    // Stretches long enough to say so.
+                    switch axis {
+                    case .time where length >= 1000 && to - from >= 16:
+                        gaps.append((from, to, DurationFormat.text(length)))
+                    case .lines where length >= 20 && to - from >= 16:
+                        gaps.append((from, to, "\(Int(length)) lines"))
+                    default: break
+                    }
+                } else {
+                    xs.append(stretches == 0 ? (left + right) / 2 : left)
+                    lastTime = point.time
+                }
+                lines.append(point.line)
+                previous = point
+
+                // A tick at each point, kept where its label does not collide with the last one kept.
                 let label: String
                 switch axis {
                 case .time:
@@ -522,68 +537,139 @@ extension HTMLReporter {
                 case .lines:
                     label = "L\(point.line)"
                 }
+                let tickX = xs[xs.count - 1]
                 let labelWidth = HTMLReporter.textWidth(label, size: 10)
-                let x = min(max(xs[index], left + labelWidth / 2 - 4), width - labelWidth / 2 - 2)
+                let x = min(max(tickX, left + labelWidth / 2 - 4), width - labelWidth / 2 - 2)
                 guard x - labelWidth / 2 >= lastRight + 10 else { continue }
                 lastRight = x + labelWidth / 2
-                ticks.append((xs[index], x, label))
+                ticks.append((tickX, x, label))
             }
         }
 
-        /// The points the drawing marks, one per line, ascending, with the earliest time given for each.
-        private static func points(_ process: ProcessReport) -> [(line: Int, time: Timestamp?)] {
-            var points: [(line: Int, time: Timestamp?)] = [
-                (process.firstLine, process.firstTime), (process.lastLine, process.lastTime),
-            ]
-            points.reserveCapacity(process.events.count + 16)
-            // The events come in line order: a point of an episode or a violation on an event's line with the
-            // event's time (nearly all of them) changes nothing, and is not added. A process may have millions.
-            let eventsFrom = points.count
-            var eventsInOrder = true
-            for event in process.events {
-                if let last = points.last, points.count > eventsFrom, last.line > event.line { eventsInOrder = false }
-                points.append((event.line, event.time))
+        struct Point {
+            var line: Int
+            var time: Timestamp?
+        }
+
+        /// The points the drawing marks, one per line, ascending, each with the earliest time given for it (the
+        /// first given, among equal ones): the first and last lines, the events, the launch and its milestones,
+        /// the episodes' starts and ends, the violations, the exit.
+        ///
+        /// Made as they are iterated from the events, which come in line order, merged with the other points that
+        /// add something. Nearly every other point is on an event's line with its time, and adds nothing: a
+        /// process of millions of events and episodes keeps only the few that add a line or a time. Events out of
+        /// line order are all kept and sorted with the others.
+        struct Points: Sequence {
+            /// The events, when in line order (else they are among ``others``).
+            private let events: TimelineEvents
+            /// The points that may add something, in line order, those given before the events first on a line.
+            private let others: [(point: Point, beforeEvents: Bool)]
+            /// Whether some point has a time.
+            let anyTime: Bool
+
+            init(_ process: ProcessReport) {
+                var inOrder = true
+                var anyTime = false
+                var lastLine = Int.min
+                for event in process.events {
+                    if event.line < lastLine { inOrder = false }
+                    lastLine = event.line
+                    if event.time != nil { anyTime = true }
+                }
+                var others: [(point: Point, beforeEvents: Bool)] = [
+                    (Point(line: process.firstLine, time: process.firstTime), true),
+                    (Point(line: process.lastLine, time: process.lastTime), true),
+                ]
+                if !inOrder {
+                    for event in process.events { others.append((Point(line: event.line, time: event.time), false)) }
+                }
+                // Walks the events along ascending lines, to tell whether a point repeats one.
+                var episodeStarts = Cursor(process.events)
+                var episodeEnds = Cursor(process.events)
+                var violations = Cursor(process.events)
+                func add(_ line: Int, _ time: Timestamp?, _ cursor: inout Cursor) {
+                    if cursor.repeats(line, time) { return }
+                    others.append((Point(line: line, time: time), false))
+                }
+                var launchCursor = Cursor(process.events)
+                if let launch = process.launch {
+                    add(launch.startLine, launch.start, &launchCursor)
+                    if let end = launch.endLine { add(end, launch.end, &launchCursor) }
+                    for milestone in launch.milestones { add(milestone.line, milestone.time, &launchCursor) }
+                }
+                for episode in process.episodes {
+                    add(episode.startLine, episode.start, &episodeStarts)
+                    add(episode.endLine, episode.end, &episodeEnds)
+                }
+                for violation in process.violations { add(violation.line, violation.time, &violations) }
+                if let exit = process.exit { add(exit.line, exit.time, &launchCursor) }
+                // Stable: on a line, the points keep the order they were given in.
+                others.sort { $0.point.line < $1.point.line }
+                if others.contains(where: { $0.point.time != nil }) { anyTime = true }
+                self.events = inOrder ? process.events : []
+                self.others = others
+                self.anyTime = anyTime
             }
-            func add(_ line: Int, _ time: Timestamp?) {
-                if eventsInOrder {
-                    var low = eventsFrom
-                    var high = points.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if points[middle].line < line { low = middle + 1 } else { high = middle }
+
+            func makeIterator() -> Iterator { Iterator(events: events.makeIterator(), others: others) }
+
+            struct Iterator: IteratorProtocol {
+                var events: TimelineEvents.Iterator
+                let others: [(point: Point, beforeEvents: Bool)]
+                var nextEvent: TimelineEvent?
+                var nextOther = 0
+
+                init(events: TimelineEvents.Iterator, others: [(point: Point, beforeEvents: Bool)]) {
+                    self.events = events
+                    self.others = others
+                    nextEvent = self.events.next()
+                }
+
+                mutating func next() -> Point? {
+                    let otherLine = nextOther < others.count ? others[nextOther].point.line : nil
+                    guard let line = [nextEvent?.line, otherLine].compactMap({ $0 }).min() else { return nil }
+                    // The earliest time given for the line; on equal times the first given.
+                    var time: Timestamp?
+                    func consider(_ given: Timestamp?) {
+                        guard let given else { return }
+                        if let earliest = time, earliest.instantMicros <= given.instantMicros { return }
+                        time = given
                     }
-                    if low < points.count, points[low].line == line, points[low].time == time { return }
+                    while nextOther < others.count, others[nextOther].point.line == line,
+                        others[nextOther].beforeEvents
+                    {
+                        consider(others[nextOther].point.time)
+                        nextOther += 1
+                    }
+                    while let event = nextEvent, event.line == line {
+                        consider(event.time)
+                        nextEvent = events.next()
+                    }
+                    while nextOther < others.count, others[nextOther].point.line == line {
+                        consider(others[nextOther].point.time)
+                        nextOther += 1
+                    }
+                    return Point(line: line, time: time)
                 }
-                points.append((line, time))
             }
-            if let launch = process.launch {
-                add(launch.startLine, launch.start)
-                if let end = launch.endLine { add(end, launch.end) }
-                for milestone in launch.milestones { add(milestone.line, milestone.time) }
-            }
-            for episode in process.episodes {
-                add(episode.startLine, episode.start)
-                add(episode.endLine, episode.end)
-            }
-            for violation in process.violations { add(violation.line, violation.time) }
-            if let exit = process.exit { add(exit.line, exit.time) }
-            // One point per line, with the earliest time given for it (merged in place).
-            points.sort { a, b in
-                if a.line != b.line { return a.line < b.line }
-                return (a.time?.instantMicros ?? .min) < (b.time?.instantMicros ?? .min)
-            }
-            var count = 0
-            for index in points.indices {
-                let point = points[index]
-                if count > 0, points[count - 1].line == point.line {
-                    if points[count - 1].time == nil, let time = point.time { points[count - 1].time = time }
-                    continue
+
+            /// A walk along the events in line order, telling whether a point is an event's own: its line, its time.
+            struct Cursor {
+                private var events: TimelineEvents.Iterator
+                private var current: TimelineEvent?
+
+                init(_ events: TimelineEvents) {
+                    self.events = events.makeIterator()
+                    current = self.events.next()
                 }
-                points[count] = point
-                count += 1
+
+                /// Whether an event at `line` has `time` (looked for ahead only: false for a line already passed).
+                mutating func repeats(_ line: Int, _ time: Timestamp?) -> Bool {
+                    while let event = current, event.line < line { current = events.next() }
+                    guard let event = current, event.line == line else { return false }
+                    return event.time == time
+                }
             }
-            points.removeSubrange(count...)
-            return points
         }
 
         /// The x of `line`: its own when the drawing marks it, else between its neighbours.
