@@ -173,9 +173,7 @@ public enum JUnitReporter {
         }
         notes.append("\(span), ends \(process.finalState.rawValue)")
         if let launch = process.launch { notes.append(launchNote(launch)) }
-        if !process.episodes.isEmpty {
-            notes.append("scenarios: " + process.episodes.map(\.scenario.rawValue).joined(separator: ", "))
-        }
+        if !process.episodes.isEmpty { notes.append(scenariosNote(process.episodes)) }
         for finding in findings {
             let text = "\(finding.location): \(finding.detail)"
             if finding.failing {
@@ -196,6 +194,28 @@ public enum JUnitReporter {
             name: name, classname: classname, timeMs: spanMs(process.firstTime, process.lastTime), outcome: outcome)
         testCase.systemOut = notes
         return testCase
+    }
+
+    /// At most this many scenarios are named one by one in a case's output; the others are counted by scenario.
+    static let listedScenarios = 1_000
+
+    /// `scenarios: launch, enter-background, …`, in report order; past ``listedScenarios``, `… and 599001 more:
+    /// enter-background ×299500, return-to-foreground ×299501` (a process may have hundreds of thousands).
+    private static func scenariosNote(_ episodes: TimelineEpisodes) -> String {
+        var note = "scenarios: "
+        var listed = 0
+        var more: [Scenario: Int] = [:]
+        for episode in episodes {
+            guard listed < listedScenarios else {
+                more[episode.scenario, default: 0] += 1
+                continue
+            }
+            note += (listed == 0 ? "" : ", ") + episode.scenario.rawValue
+            listed += 1
+        }
+        guard !more.isEmpty else { return note }
+        let counts = Scenario.allCases.compactMap { scenario in more[scenario].map { "\(scenario.rawValue) ×\($0)" } }
+        return note + ", … and \(episodes.count - listed) more: " + counts.joined(separator: ", ")
     }
 
     private static func launchNote(_ launch: LaunchReport) -> String {

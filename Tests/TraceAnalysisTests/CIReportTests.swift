@@ -96,6 +96,34 @@ struct CIReportTests {
         #expect(noEvents.contains(#"type="no-lifecycle-events""#))
     }
 
+    /// A process of more episodes than a case names one by one: the first ``JUnitReporter/listedScenarios`` are
+    /// named, the others counted by scenario.
+    @Test func junitCountsTheScenariosPastTheFirstThousand() throws {
+        var lines = [
+            "2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:",
+            "2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:",
+        ]
+        for index in 0..<600 {
+            let ms = 100 + index * 40
+            let time = { (offset: Int) in
+                String(
+                    format: "2024-05-01 10:%02d:%02d.%03d", (ms + offset) / 60_000, (ms + offset) / 1000 % 60,
+                    (ms + offset) % 1000)
+            }
+            lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
+            lines.append("\(time(1)) App[7:1] applicationDidEnterBackground:")
+            lines.append("\(time(10)) App[7:1] applicationWillEnterForeground:")
+            lines.append("\(time(20)) App[7:1] applicationDidBecomeActive:")
+        }
+        let report = try TestSupport.analyzer().analyze(text: lines.joined(separator: "\n"), name: "cycles.log")
+        #expect(report.processes.first?.episodes.count == 1_201)
+        let xml = JUnitReporter.render(report)
+        let named = "scenarios: launch" + String(repeating: ", enter-background, return-to-foreground", count: 499)
+        #expect(
+            xml.contains(named + ", enter-background, … and 201 more: enter-background ×100, return-to-foreground ×101")
+        )
+    }
+
     @Test func junitCountsMatchTheReport() throws {
         let report = try TestSupport.analyzeAllSamples()
         let parsed = try JUnitDocument(JUnitReporter.render(report))
