@@ -335,7 +335,8 @@ public struct ProcessReport: Sendable {
     public var launch: LaunchReport?
     /// In report order (for a big input, read from the temporary file as they are iterated).
     public var episodes: TimelineEpisodes
-    public var violations: [Violation]
+    /// In line order (for a big input, read from the temporary file as they are iterated).
+    public var violations: TimelineViolations
     /// Recognised events, in input order (for a big input, read from the temporary file as they are iterated).
     public var events: TimelineEvents
     /// The first timestamps that went backwards (at most ``ProcessTimeline/keptAnomalies``).

@@ -24,7 +24,8 @@ struct LifecycleStateMachine {
     enum Lane { case app, scene }
     let lane: Lane
     private(set) var state: AppState = .unknown
-    private(set) var violations: [Violation] = []
+    /// The violations raised, in the order raised; on a big input the older ones are in the input's ``SpillFile``.
+    private var raised = SpilledList<Violation>()
     private(set) var didFinishLaunchingSeen = false
     /// The first transition event seen before any didFinishLaunching (rule 1 if a launch follows).
     private var firstEventBeforeLaunch: (occurrence: EventOccurrence, state: AppState)?
@@ -165,7 +166,20 @@ struct LifecycleStateMachine {
     private mutating func report(
         _ rule: ViolationRule, _ occurrence: EventOccurrence, _ before: AppState, expected: String
     ) {
-        violations.append(Violation(rule, at: occurrence, input: input, before: before, expected: expected))
+        raised.append(Violation(rule, at: occurrence, input: input, before: before, expected: expected))
+    }
+
+    /// Every violation so far, in memory, in the order raised.
+    var violations: [Violation] { raised.all }
+
+    /// Writes the violations in memory to `file` and lets them go.
+    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) { try raised.spill(to: file) }
+
+    /// The violations in line order (those in the file nearly always stay there, ``SpilledList/sort()``), read
+    /// from the file as they are iterated.
+    mutating func sortedViolations() -> TimelineViolations {
+        raised.sort()
+        return raised.sequence
     }
 }
 
@@ -188,7 +202,7 @@ extension LifecycleStateMachine {
     func encode(to encoder: inout SpillEncoder) {
         encoder.bool(lane == .scene)
         encoder.enum(state)
-        encoder.array(violations) { $0.violation($1) }
+        raised.encode(to: &encoder)
         encoder.bool(didFinishLaunchingSeen)
         encoder.optional(firstEventBeforeLaunch) { encoder, first in
             encoder.occurrence(first.occurrence)
@@ -198,11 +212,11 @@ extension LifecycleStateMachine {
         encoder.string(input)
     }
 
-    /// The machine ``encode(to:)`` wrote.
-    init(decoding decoder: inout SpillDecoder) {
+    /// The machine ``encode(to:)`` wrote; its spilled violations are in `file`.
+    init(decoding decoder: inout SpillDecoder, file: SpillFile) {
         lane = decoder.bool() ? .scene : .app
         state = decoder.enum()
-        violations = decoder.array { $0.violation() }
+        raised = SpilledList(decoding: &decoder, file: file)
         didFinishLaunchingSeen = decoder.bool()
         firstEventBeforeLaunch = decoder.optional { ($0.occurrence(), $0.enum()) }
         pendingForeground = decoder.optional { $0.occurrence() }

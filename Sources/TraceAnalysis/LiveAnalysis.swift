@@ -132,7 +132,7 @@ public final class LiveAnalysis {
             let key = ProcessKey(name: process.name, pid: process.pid)
             reported.insert(key)
             reconcile(
-                key, episodes: Array(process.episodes), held: [], violations: process.violations,
+                key, episodes: Array(process.episodes), held: [], violations: Array(process.violations),
                 launch: process.launch,
                 overdueMs: nil, trigger: .end)
         }

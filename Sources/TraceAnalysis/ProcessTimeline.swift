@@ -143,14 +143,15 @@ final class ProcessTimeline {
         }
     }
 
-    /// What one event costs in memory, at most: the event, and the episode it may close.
-    static let bytesPerEvent = MemoryLayout<TimelineEvent>.stride + MemoryLayout<Episode>.stride
+    /// What one event costs in memory, at most: the event, the episode it may close, the violation it may raise.
+    static let bytesPerEvent =
+        MemoryLayout<TimelineEvent>.stride + MemoryLayout<Episode>.stride + MemoryLayout<Violation>.stride
 
     /// About what a report holds in memory (the spill threshold's measure).
     static func estimatedBytes(of report: ProcessReport) -> Int {
         MemoryLayout<ProcessReport>.stride + report.events.inMemoryCount * MemoryLayout<TimelineEvent>.stride
             + report.episodes.inMemoryCount * MemoryLayout<Episode>.stride
-            + report.violations.count * MemoryLayout<Violation>.stride
+            + report.violations.inMemoryCount * MemoryLayout<Violation>.stride
     }
 
     /// Writes the events and closed episodes kept in memory to `file`. What is written is dropped from memory only
@@ -163,10 +164,12 @@ final class ProcessTimeline {
             recentEvents = []
         }
         guard let made else { return }
+        try made.machine.spill(to: file)
         try made.detector.spill(to: file)
         // The saved detector shares the episodes closed before the kill: written again, they leave memory too.
         try made.detectorBeforeInferredKill?.spill(to: file)
         for key in made.sceneOrder {
+            try made.scenes[key]?.machine.spill(to: file)
             try made.scenes[key]?.detector.spill(to: file)
         }
     }
@@ -217,7 +220,7 @@ final class ProcessTimeline {
 
         /// The state ``encode(to:)`` wrote; the detectors' spilled episodes are in `file`.
         init(decoding decoder: inout SpillDecoder, file: SpillFile) {
-            machine = LifecycleStateMachine(decoding: &decoder)
+            machine = LifecycleStateMachine(decoding: &decoder, file: file)
             detector = ScenarioDetector(decoding: &decoder, file: file)
             launch = LaunchTracker(decoding: &decoder)
             detectorBeforeInferredKill = decoder.optional { ScenarioDetector(decoding: &$0, file: file) }
@@ -266,7 +269,7 @@ final class ProcessTimeline {
 
         /// The lane ``encode(to:)`` wrote.
         init(decoding decoder: inout SpillDecoder, file: SpillFile) {
-            machine = LifecycleStateMachine(decoding: &decoder)
+            machine = LifecycleStateMachine(decoding: &decoder, file: file)
             detector = ScenarioDetector(decoding: &decoder, file: file)
             start = decoder.mark()
         }
@@ -498,48 +501,35 @@ final class ProcessTimeline {
         } else {
             finishedDetector.sortEpisodes()
         }
-        var lanes = [(episodes: finishedDetector.orderedEpisodes, scene: String?.none)]
-        var violations = finishedMachine.violations + life.otherViolations
+        // Each lane's episodes and violations in report order, merged as they are read: the app delegate's first
+        // on equal keys, then the scenes' in order of appearance (as a stable sort of them all would order them).
+        var episodes = [finishedDetector.orderedEpisodes]
+        var violations = [
+            finishedMachine.sortedViolations(),
+            TimelineViolations(life.otherViolations.sorted { $0.line < $1.line }),
+        ]
+        var scenes: [String?] = [nil]
         for key in life.sceneOrder {
             guard var lane = life.scenes[key] else { continue }
             lane.machine.finish()
-            violations += lane.machine.violations
+            violations.append(lane.machine.sortedViolations())
             // A process that ended leaves its scenes where they were: nothing is pending any more.
             if ended { lane.detector.sortEpisodes() } else { lane.detector.finish(lastRecord: lastRecord) }
-            lanes.append((lane.detector.orderedEpisodes, key))
+            episodes.append(lane.detector.orderedEpisodes)
+            scenes.append(key)
         }
+        let resumeBudget = options.resumeBudget(for: name)
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: state,
             launch: life.launch.report(process: name, options: options),
-            episodes: reported(lanes),
-            violations: violations.sorted { $0.line < $1.line }, events: events,
-            clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: life.exit)
-    }
-
-    /// The episodes of the lanes (each in report order), merged into report order — on ties the app delegate's
-    /// first, then the scenes' in order of appearance, as a stable sort of them all would give — scene-labelled
-    /// and judged. When some were in the file, the merged episodes go to the file too, a segment at a time, so a
-    /// process of very many episodes never has them all in memory.
-    private func reported(_ lanes: [(episodes: ScenarioDetector.Lane, scene: String?)]) -> TimelineEpisodes {
-        let resumeBudget = options.resumeBudget(for: name)
-        var builder = TimelineEpisodes.builder(file: lanes.contains { $0.episodes.isSpilled } ? shared.file() : nil)
-        var iterators = lanes.map { $0.episodes.makeIterator() }
-        var heads = iterators.indices.map { iterators[$0].next() }
-        while true {
-            var next: Int?
-            for lane in heads.indices {
-                guard let head = heads[lane] else { continue }
-                if let best = next, let bestHead = heads[best], !Episode.inOrder(head, bestHead) { continue }
-                next = lane
-            }
-            guard let lane = next, var episode = heads[lane] else { break }
-            heads[lane] = iterators[lane].next()
-            if let scene = lanes[lane].scene { episode.scene = scene }
-            if let judged = judged(episode, resumeBudget: resumeBudget) { builder.append(judged) }
-        }
-        if let error = builder.error { shared.failed(error) }
-        return builder.finish()
+            episodes: .merging(episodes, file: shared.file, failed: shared.failed) { lane, episode in
+                var episode = episode
+                if let scene = scenes[lane] { episode.scene = scene }
+                return judged(episode, resumeBudget: resumeBudget)
+            },
+            violations: .merging(violations, file: shared.file, failed: shared.failed) { $1 },
+            events: events, clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: life.exit)
     }
 }
 

@@ -3,13 +3,11 @@
 /// It works incrementally: each step either closes an episode or leaves one pending (an interruption
 /// that may still turn into `left-via-alert`, say), so the same code can serve a live stream.
 struct ScenarioDetector {
-    /// The episodes closed since the last spill; older ones are in ``spilled``.
-    private var recent: [Episode] = []
-    /// Older episodes written to the input's ``SpillFile`` (a big input): shared by copies of the detector, which
-    /// is fine since written bytes never change.
-    private var spilled = SpilledEpisodes()
+    /// The episodes closed, in the order closed; on a big input the older ones are in the input's ``SpillFile``
+    /// (shared by copies of the detector, which is fine since written bytes never change).
+    private var closed = SpilledList<Episode>()
     /// The last memory-warning episode (the only episode that can still change: a warning within its window
-    /// extends it): its index in ``episodes`` and its end, kept here so it can be extended once spilled too.
+    /// extends it): its index in ``closed`` and its end, kept here so it can be extended once spilled too.
     private var lastMemoryWarning: (index: Int, endLine: Int, end: Timestamp?)?
     private var pending: Pending = .none
     private var launchOpened = false
@@ -58,129 +56,30 @@ struct ScenarioDetector {
     }
 
     /// Every episode so far, in the order closed (sorted by ``finish(lastRecord:)``).
-    var episodes: [Episode] {
-        guard spilled.count > 0 else { return recent }
-        // Appended in place: a process of many episodes holds them once, not twice.
-        var all = spilled.read(reserving: recent.count)
-        all += recent
-        return all
-    }
+    var episodes: [Episode] { closed.all }
 
     /// How many episodes there are so far.
-    var episodeCount: Int { spilled.count + recent.count }
+    var episodeCount: Int { closed.count }
 
     /// Writes the episodes in memory to `file` and lets them go.
-    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) {
-        guard !recent.isEmpty else { return }
-        var encoder = SpillEncoder()
-        encoder.array(recent) { $0.episode($1) }
-        spilled.append(try file.append(encoder.bytes), episodes: recent, in: file)
-        recent = []
-    }
+    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) { try closed.spill(to: file) }
 
     /// Puts the episodes in report order (``Episode/inOrder(_:_:)``, ties in the order closed), as
-    /// ``finish(lastRecord:)`` does, without closing what is pending. Those written to the file stay there when
-    /// they are in order already and every later one comes after them, as nearly always; otherwise all are read
-    /// back and sorted.
+    /// ``finish(lastRecord:)`` does, without closing what is pending (``SpilledList/sort()``: those in the file
+    /// nearly always stay there).
     mutating func sortEpisodes() {
-        if spilled.count > 0 {
-            let inOrder = spilled.lastKey.map { last in recent.allSatisfy { !($0.orderKey < last) } } ?? true
-            if !(spilled.inOrder && inOrder) {
-                recent = episodes
-                spilled = SpilledEpisodes()
-            }
-        }
-        recent.sort(by: Episode.inOrder)
-        if let index = recent.lastIndex(where: { $0.scenario == .memoryWarning }) {
-            lastMemoryWarning = (spilled.count + index, recent[index].endLine, recent[index].end)
-        } else if let last = lastMemoryWarning, last.index >= spilled.count {
+        closed.sort()
+        if let index = closed.recent.lastIndex(where: { $0.scenario == .memoryWarning }) {
+            let episode = closed.recent[index]
+            lastMemoryWarning = (closed.spilledCount + index, episode.endLine, episode.end)
+        } else if let last = lastMemoryWarning, last.index >= closed.spilledCount {
             lastMemoryWarning = nil
         }
     }
 
     /// The episodes in the order closed (in report order after ``sortEpisodes()``): those written to the file are
     /// read from it as they are iterated.
-    var orderedEpisodes: Lane { Lane(spilled: spilled.sequence(tail: recent), extended: spilled.extended) }
-
-    /// A detector's episodes, the extended memory warnings among those written patched as they are read.
-    struct Lane: Sequence {
-        let spilled: TimelineEpisodes
-        let extended: [Int: (endLine: Int, end: Timestamp?)]
-
-        /// Whether some are in the file.
-        var isSpilled: Bool { spilled.isSpilled }
-
-        func makeIterator() -> Iterator { Iterator(base: spilled.makeIterator(), extended: extended) }
-
-        struct Iterator: IteratorProtocol {
-            var base: TimelineEpisodes.Iterator
-            let extended: [Int: (endLine: Int, end: Timestamp?)]
-            var index = 0
-
-            mutating func next() -> Episode? {
-                guard var episode = base.next() else { return nil }
-                if let end = extended[index] {
-                    episode.endLine = end.endLine
-                    episode.end = end.end
-                }
-                index += 1
-                return episode
-            }
-        }
-    }
-
-    /// Episodes written to a ``SpillFile``, in segments of several.
-    fileprivate struct SpilledEpisodes {
-        private var file: SpillFile?
-        private var segments: [SpillFile.Segment] = []
-        private(set) var count = 0
-        /// Memory-warning episodes extended after they were written: their new ends, by index.
-        private(set) var extended: [Int: (endLine: Int, end: Timestamp?)] = [:]
-        /// Whether the episodes written are in report order, each segment's after the last one's.
-        private(set) var inOrder = true
-        /// The ``Episode/orderKey`` of the last episode written.
-        private(set) var lastKey: (Int, Int)?
-
-        mutating func extend(_ index: Int, endLine: Int, end: Timestamp?) { extended[index] = (endLine, end) }
-
-        /// `episodes` (not empty) were written at `segment`.
-        mutating func append(_ segment: SpillFile.Segment, episodes: [Episode], in file: SpillFile) {
-            self.file = file
-            segments.append(segment)
-            count += episodes.count
-            var last = lastKey ?? episodes[0].orderKey
-            for episode in episodes {
-                let key = episode.orderKey
-                if key < last { inOrder = false }
-                last = key
-            }
-            lastKey = last
-        }
-
-        /// The episodes written, then `tail`: read from the file as they are iterated (not patched).
-        func sequence(tail: [Episode]) -> TimelineEpisodes {
-            guard let file, !segments.isEmpty else { return TimelineEpisodes(tail) }
-            return TimelineEpisodes(file: file, segments: segments, count: count + tail.count, tail: tail) {
-                $0.episode()
-            }
-        }
-
-        /// The episodes written, in an array with room for `extra` more.
-        func read(reserving extra: Int = 0) -> [Episode] {
-            guard let file else { return [] }
-            var episodes: [Episode] = []
-            episodes.reserveCapacity(count + extra)
-            for segment in segments {
-                var decoder = SpillDecoder(file.read(segment))
-                episodes += decoder.array { $0.episode() }
-            }
-            for (index, end) in extended {
-                episodes[index].endLine = end.endLine
-                episodes[index].end = end.end
-            }
-            return episodes
-        }
-    }
+    var orderedEpisodes: TimelineEpisodes { closed.sequence }
 
     /// Feeds one transition step; `processStart` is the incarnation's first line (where a launch starts).
     mutating func handle(_ step: Step, processStart: Mark) {
@@ -297,11 +196,9 @@ struct ScenarioDetector {
             gap <= options.memoryWarningWindowMs, gap >= 0
         {
             lastMemoryWarning = (last.index, here.line, here.time)
-            if last.index >= spilled.count {
-                recent[last.index - spilled.count].endLine = here.line
-                recent[last.index - spilled.count].end = here.time
-            } else {
-                spilled.extend(last.index, endLine: here.line, end: here.time)
+            closed.update(last.index) {
+                $0.endLine = here.line
+                $0.end = here.time
             }
             return
         }
@@ -428,7 +325,7 @@ struct ScenarioDetector {
         _ scenario: Scenario, _ start: Mark, _ end: Mark, _ confidence: Confidence, evidence: String,
         duration: Double? = nil
     ) {
-        recent.append(
+        closed.append(
             Episode(
                 scenario: scenario, startLine: start.line, endLine: end.line, start: start.time, end: end.time,
                 confidence: confidence, causes: scenario.causes, evidence: evidence, durationMs: duration))
@@ -448,8 +345,7 @@ extension ScenarioDetector {
     /// Writes every field, for a dormant incarnation written out whole (``ProcessTimeline/encode(to:)``). The
     /// episodes already in the file stay there: only their segments are written.
     func encode(to encoder: inout SpillEncoder) {
-        encoder.array(recent) { $0.episode($1) }
-        spilled.encode(to: &encoder)
+        closed.encode(to: &encoder)
         encoder.optional(lastMemoryWarning) { encoder, last in
             encoder.int(last.index)
             encoder.int(last.endLine)
@@ -464,42 +360,12 @@ extension ScenarioDetector {
 
     /// The detector ``encode(to:)`` wrote; its spilled episodes are in `file`.
     init(decoding decoder: inout SpillDecoder, file: SpillFile) {
-        recent = decoder.array { $0.episode() }
-        spilled = SpilledEpisodes(decoding: &decoder, file: file)
+        closed = SpilledList(decoding: &decoder, file: file)
         lastMemoryWarning = decoder.optional { ($0.int(), $0.int(), $0.optionalTimestamp()) }
         pending = Pending(decoding: &decoder)
         launchOpened = decoder.bool()
         options = Gaps(
             alertGapMs: decoder.double(), backgroundGapMs: decoder.double(), memoryWarningWindowMs: decoder.double())
-    }
-}
-
-extension ScenarioDetector.SpilledEpisodes {
-    func encode(to encoder: inout SpillEncoder) {
-        encoder.array(segments) { $0.segment($1) }
-        encoder.int(count)
-        encoder.bool(inOrder)
-        encoder.optional(lastKey) { encoder, key in
-            encoder.int(key.0)
-            encoder.int(key.1)
-        }
-        // In index order, so equal states write equal bytes.
-        encoder.array(extended.sorted { $0.key < $1.key }) { encoder, entry in
-            encoder.int(entry.key)
-            encoder.int(entry.value.endLine)
-            encoder.timestamp(entry.value.end)
-        }
-    }
-
-    init(decoding decoder: inout SpillDecoder, file: SpillFile) {
-        segments = decoder.array { $0.segment() }
-        self.file = segments.isEmpty ? nil : file
-        count = decoder.int()
-        inOrder = decoder.bool()
-        lastKey = decoder.optional { ($0.int(), $0.int()) }
-        for (index, endLine, end) in decoder.array({ ($0.int(), $0.int(), $0.optionalTimestamp()) }) {
-            extended[index] = (endLine, end)
-        }
     }
 }
 

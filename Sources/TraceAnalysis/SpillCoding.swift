@@ -279,7 +279,7 @@ extension SpillEncoder {
         `enum`(value.finalState)
         optional(value.launch) { $0.launch($1) }
         value.episodes.encode(to: &self)
-        array(value.violations) { $0.violation($1) }
+        value.violations.encode(to: &self)
         array(value.clockAnomalies) { $0.clockAnomaly($1) }
         int(value.clockAnomalyCount)
         optional(value.exit) { $0.exit($1) }
@@ -363,7 +363,7 @@ extension SpillDecoder {
             name: string(), pid: int(), input: string(), firstLine: int(), lastLine: int(),
             firstTime: optionalTimestamp(), lastTime: optionalTimestamp(), records: int(), finalState: `enum`(),
             launch: optional { $0.launch() }, episodes: TimelineEpisodes.decode(&self, file: file),
-            violations: array { $0.violation() },
+            violations: TimelineViolations.decode(&self, file: file),
             events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
             exit: optional { $0.exit() })
         if events { report.events = TimelineEvents.decode(&self, file: file) }

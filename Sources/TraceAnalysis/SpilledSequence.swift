@@ -12,6 +12,8 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
     /// Encoded arrays of elements (``SpillEncoder/array(_:_:)``), in order, before ``tail``.
     private let segments: [SpillFile.Segment]
     private let tail: [Element]
+    /// Elements of the segments changed since they were written, by index (read in their place).
+    private let changed: [Int: Element]
     /// Reads one element (nil when there are no segments).
     private let read: (@Sendable (inout SpillDecoder) -> Element)?
     /// How many elements there are, in the segments and the tail.
@@ -21,20 +23,23 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
         file = nil
         segments = []
         tail = elements
+        changed = [:]
         read = nil
         count = elements.count
     }
 
     public init(arrayLiteral elements: Element...) { self.init(elements) }
 
-    /// `count` elements: those encoded in `segments` of `file` (each read by `read`), then `tail`.
+    /// `count` elements: those encoded in `segments` of `file` (each read by `read`, those in `changed` replaced),
+    /// then `tail`.
     init(
-        file: SpillFile, segments: [SpillFile.Segment], count: Int, tail: [Element],
+        file: SpillFile, segments: [SpillFile.Segment], count: Int, tail: [Element], changed: [Int: Element] = [:],
         read: @escaping @Sendable (inout SpillDecoder) -> Element
     ) {
         self.file = segments.isEmpty ? nil : file
         self.segments = segments
         self.tail = tail
+        self.changed = changed
         self.read = read
         self.count = count
     }
@@ -50,6 +55,7 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
     /// The last element (decoding at most one segment).
     public var last: Element? {
         if let element = tail.last { return element }
+        if let element = changed[count - 1] { return element }
         return segments.last.flatMap { decode($0).last }
     }
 
@@ -73,6 +79,8 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
         private var segment = 0
         private var current: [Element] = []
         private var index = 0
+        /// The index of ``current``'s first element among all.
+        private var currentStart = 0
         private var inTail = false
 
         init(_ elements: SpilledSequence) {
@@ -86,6 +94,7 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
         public mutating func next() -> Element? {
             while index == current.count {
                 if inTail { return nil }
+                currentStart += current.count
                 if segment < elements.segments.count {
                     current = elements.decode(elements.segments[segment])
                     segment += 1
@@ -96,6 +105,9 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
                 index = 0
             }
             defer { index += 1 }
+            if !inTail, !elements.changed.isEmpty, let changed = elements.changed[currentStart + index] {
+                return changed
+            }
             return current[index]
         }
     }
@@ -111,6 +123,11 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
         encoder.array(segments) { $0.segment($1) }
         encoder.int(count)
         encoder.array(tail, write)
+        // In index order, so equal values write equal bytes.
+        encoder.array(changed.sorted { $0.key < $1.key }) { encoder, entry in
+            encoder.int(entry.key)
+            write(&encoder, entry.value)
+        }
     }
 
     /// The elements ``encode(to:_:)`` wrote, their segments in `file`.
@@ -120,9 +137,11 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
         let segments = decoder.array { $0.segment() }
         let count = decoder.int()
         let tail = decoder.array(read)
+        var changed: [Int: Element] = [:]
+        for (index, element) in decoder.array({ ($0.int(), read(&$0)) }) { changed[index] = element }
         guard !segments.isEmpty else { return SpilledSequence(tail) }
         guard let file else { preconditionFailure("elements in segments of a file decoded without the file") }
-        return SpilledSequence(file: file, segments: segments, count: count, tail: tail, read: read)
+        return SpilledSequence(file: file, segments: segments, count: count, tail: tail, changed: changed, read: read)
     }
 
     /// Collects elements in order, writing each full segment of them to a file (when given one) and keeping the
@@ -175,29 +194,50 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
 public typealias TimelineEvents = SpilledSequence<TimelineEvent>
 /// A process's episodes, in report order.
 public typealias TimelineEpisodes = SpilledSequence<Episode>
+/// A process's violations, in line order.
+public typealias TimelineViolations = SpilledSequence<Violation>
 
-extension SpilledSequence where Element == TimelineEvent {
-    /// `count` events: those encoded in `segments` of `file`, then `tail`.
-    init(file: SpillFile, segments: [SpillFile.Segment], count: Int, tail: [TimelineEvent]) {
-        self.init(file: file, segments: segments, count: count, tail: tail) { $0.event() }
+extension SpilledSequence where Element: SpillElement {
+    /// `count` elements: those encoded in `segments` of `file`, then `tail`.
+    init(file: SpillFile, segments: [SpillFile.Segment], count: Int, tail: [Element]) {
+        self.init(file: file, segments: segments, count: count, tail: tail, read: Element.read(from:))
     }
 
-    func encode(to encoder: inout SpillEncoder) { encode(to: &encoder) { $0.event($1) } }
+    func encode(to encoder: inout SpillEncoder) { encode(to: &encoder) { $1.write(to: &$0) } }
 
-    static func decode(_ decoder: inout SpillDecoder, file: SpillFile?) -> TimelineEvents {
-        decode(&decoder, file: file) { $0.event() }
-    }
-}
-
-extension SpilledSequence where Element == Episode {
-    func encode(to encoder: inout SpillEncoder) { encode(to: &encoder) { $0.episode($1) } }
-
-    static func decode(_ decoder: inout SpillDecoder, file: SpillFile?) -> TimelineEpisodes {
-        decode(&decoder, file: file) { $0.episode() }
+    static func decode(_ decoder: inout SpillDecoder, file: SpillFile?) -> SpilledSequence {
+        decode(&decoder, file: file, read: Element.read(from:))
     }
 
-    /// Collects episodes, writing them to `file` a segment at a time (nil: keeps them in memory).
+    /// Collects elements, writing them to `file` a segment at a time (nil: keeps them in memory).
     static func builder(file: SpillFile?) -> Builder {
-        Builder(file: file, write: { $0.episode($1) }, read: { $0.episode() })
+        Builder(file: file, write: { $1.write(to: &$0) }, read: Element.read(from:))
+    }
+
+    /// The elements of `lists` (each in report order) merged into report order, as a stable sort of them all in
+    /// the order given would order them (on equal keys, the first list's first), each passed through `transform`
+    /// (nil: left out). When some were in the file, the merged elements go to the file too, a segment at a time,
+    /// so very many are never all in memory; `failed` is told when the file cannot take them (they stay in
+    /// memory).
+    static func merging(
+        _ lists: [SpilledSequence], file: () -> SpillFile?, failed: (TraceAnalyzeError) -> Void,
+        _ transform: (Int, Element) -> Element?
+    ) -> SpilledSequence {
+        var builder = builder(file: lists.contains { $0.isSpilled } ? file() : nil)
+        var iterators = lists.map { $0.makeIterator() }
+        var heads = iterators.indices.map { iterators[$0].next() }
+        while true {
+            var next: Int?
+            for list in heads.indices {
+                guard let head = heads[list] else { continue }
+                if let best = next, let bestHead = heads[best], !(head.orderKey < bestHead.orderKey) { continue }
+                next = list
+            }
+            guard let list = next, let element = heads[list] else { break }
+            heads[list] = iterators[list].next()
+            if let transformed = transform(list, element) { builder.append(transformed) }
+        }
+        if let error = builder.error { failed(error) }
+        return builder.finish()
     }
 }

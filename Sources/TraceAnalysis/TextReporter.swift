@@ -99,8 +99,9 @@ public struct TextReporter: Sendable {
         return text
     }
 
-    /// A process's text, in parts: its head, each episode, each event (with `showEvents`), then the rest. Lazy, so
-    /// a process of very many episodes or events is written without its text ever being whole.
+    /// A process's text, in parts: its head, each episode, each event (with `showEvents`), the notices, each
+    /// violation, the clock anomalies. Lazy, so a process of very many episodes, events or violations is written
+    /// without its text ever being whole.
     private func parts(_ process: ProcessReport) -> some Sequence<String> {
         let episodes =
             process.episodes.isEmpty
@@ -115,7 +116,10 @@ public struct TextReporter: Sendable {
                         + "\n"
                 }) : AnySequence(EmptyCollection<String>())
         return [
-            AnySequence(CollectionOfOne(head(process))), episodes, events, AnySequence(CollectionOfOne(rest(process))),
+            AnySequence(CollectionOfOne(head(process))), episodes, events,
+            AnySequence(CollectionOfOne(notices(process))),
+            AnySequence(process.violations.lazy.map { self.violation($0) }),
+            AnySequence(CollectionOfOne(anomalies(process))),
         ]
         .joined()
     }
@@ -132,8 +136,8 @@ public struct TextReporter: Sendable {
         return out
     }
 
-    /// What comes after the episodes and events: the scene notice, the exit, the violations, the clock anomalies.
-    private func rest(_ process: ProcessReport) -> String {
+    /// What comes after the episodes and events: the scene notice and the exit.
+    private func notices(_ process: ProcessReport) -> String {
         var out = ""
         if let notice = process.events.first(where: { $0.event == .sceneLifecycleRequired }) {
             out += paint(.yellow, "    ⚠ UIKit") + "  L\(notice.line)  the app does not adopt the UIScene lifecycle "
@@ -143,7 +147,12 @@ public struct TextReporter: Sendable {
             let what = exit.signal.map { "\(exit.reason.rawValue), signal \($0)" } ?? exit.reason.rawValue
             out += paint(.yellow, "    exit  \(what)") + "  L\(exit.line)  \(Sanitizer.terminal(exit.evidence))\n"
         }
-        for violation in process.violations { out += self.violation(violation) }
+        return out
+    }
+
+    /// The clock anomalies, after the violations.
+    private func anomalies(_ process: ProcessReport) -> String {
+        var out = ""
         for anomaly in process.clockAnomalies {
             out += paint(.yellow, "    ⚠ clock anomaly") + "  L\(anomaly.line) \(anomaly.time.timeOfDay)  went back "
             out += "\(DurationFormat.text(anomaly.backwardsMs)) from L\(anomaly.previousLine) "

@@ -360,6 +360,64 @@ struct SpillTests {
         #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
     }
 
+    /// A process of more violations than a segment holds, in two lanes (the app delegate's and a scene's, whose
+    /// violations interleave by line): they stay in the file, merged in line order as they are read, and every
+    /// format renders as when everything is kept in memory; the text report is handed on in pieces.
+    @Test func aProcessWithManyViolationsKeepsThemInTheFile() throws {
+        var lines = [
+            "2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:",
+            "2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:",
+            "2024-05-01 10:00:00.020 App[7:1] sceneDidBecomeActive(_:)",
+        ]
+        let count = TimelineViolations.Builder.segmentSize + 50
+        for index in 0..<count {
+            let ms = 100 + index * 2
+            let time = String(format: "2024-05-01 10:%02d:%02d.%03d", ms / 60_000, ms / 1000 % 60, ms % 1000)
+            // Active twice, in the app delegate's lane or (one in ten) the scene's.
+            lines.append(
+                "\(time) App[7:1] " + (index % 10 == 0 ? "sceneDidBecomeActive(_:)" : "applicationDidBecomeActive:"))
+        }
+        let input = InputSource.text(name: "violations", lines.joined(separator: "\n"))
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let app = try #require(spilled.processes.first)
+        // Active twice in either lane, and app-delegate and scene callbacks mixed (once).
+        #expect(app.violations.count == count + 1)
+        #expect(
+            app.violations.inMemoryCount < TimelineViolations.Builder.segmentSize, "the violations stay in the file")
+        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
+        let expected = Self.rendered(kept)
+        for jobs in [1, 2] {
+            for (format, bytes) in Self.rendered(spilled, jobs: jobs) {
+                #expect(bytes == expected[format], "\(format.rawValue) differs when spilled, \(jobs) jobs")
+            }
+            var largest = 0
+            TextReporter().write(spilled, jobs: jobs, chunkSize: 4096) { largest = max(largest, $0.count) }
+            #expect(largest < 2 * 4096, "a piece of \(largest) bytes: the process was not handed on as it went")
+        }
+    }
+
+    /// A violation raised for an earlier line than one already written to the file (an event before
+    /// didFinishLaunching is a violation once didFinishLaunching comes): all are read back and sorted, as in memory.
+    @Test func violationsWrittenOutOfOrderAreSortedAsInMemory() throws {
+        let input = InputSource.text(
+            name: "order",
+            """
+            2024-05-01 10:00:00.000 App[100:1] applicationDidEnterBackground:
+            2024-05-01 10:00:00.100 App[100:1] applicationWillResignActive:
+            2024-05-01 10:00:00.200 App[100:1] application:didFinishLaunchingWithOptions:
+            2024-05-01 10:00:00.300 App[100:1] applicationDidBecomeActive:
+            2024-05-01 10:00:00.400 App[100:1] applicationDidBecomeActive:
+            """)
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let violations = try #require(kept.processes.first).violations
+        #expect(violations.map(\.line) == [1, 2, 5])
+        #expect(violations.first?.rule == .launchOrder)
+        #expect(spilled.processes.isSpilled)
+        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
+    }
+
     @Test func theFileIsUnlinkedAtOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -93,7 +93,8 @@ struct SwimlaneScaleTests {
                             name: "did-finish-launching", line: milestoneLine, time: milestoneTime, offsetMs: nil,
                             phaseMs: nil)
                     ]),
-            episodes: TimelineEpisodes(episodes), violations: violations, events: TimelineEvents(events),
+            episodes: TimelineEpisodes(episodes), violations: TimelineViolations(violations),
+            events: TimelineEvents(events),
             exit: pick(2) == 0
                 ? nil : ProcessExit(reason: .memory, line: exitLine, time: exitTime, signal: nil, evidence: ""))
     }
