@@ -86,38 +86,126 @@ struct CIFinding: Sendable {
     static func all(in report: AnalysisReport) -> [CIFinding] { report.ciFindings }
 
     static func findings(in report: AnalysisReport) -> [CIFinding] {
-        var found: [CIFinding] = []
-        for (index, process) in report.processes.enumerated() {
-            found += unordered(of: process, at: index, options: report.options)
-        }
+        var found: [(key: Key, finding: CIFinding)] = []
+        forEach(in: report) { found.append(($0, $1)) }
+        return found.sorted { $0.key < $1.key }.map(\.finding)
+    }
+
+    /// Where a finding comes in report order: its input's place, its line, then the order made (so the order is
+    /// the same on every run whatever a sort's stability).
+    typealias Key = (input: Int, line: Int, made: Int)
+
+    /// Every finding of `report` in the order made, with where it comes in report order; one process at a time
+    /// (without its events), so a report of very many findings is never held whole.
+    static func forEach(in report: AnalysisReport, _ body: (Key, CIFinding) -> Void) {
         var inputOrder: [String: Int] = [:]
         for (index, input) in report.inputs.enumerated() where inputOrder[input.name] == nil {
             inputOrder[input.name] = index
         }
-        // Sorting on the position as well keeps the order the same on every run whatever the sort's stability.
-        return found.enumerated().sorted { a, b in
-            let keyA = (inputOrder[a.element.input] ?? Int.max, a.element.line, a.offset)
-            let keyB = (inputOrder[b.element.input] ?? Int.max, b.element.line, b.offset)
-            return keyA < keyB
-        }.map(\.element)
+        var made = 0
+        for index in report.processes.indices {
+            let process = report.processes.withoutEvents[index]
+            let input = inputOrder[process.input] ?? Int.max
+            forEach(of: process, at: index, options: report.options) { finding in
+                body((input, finding.line, made), finding)
+                made += 1
+            }
+        }
     }
 
     /// The findings of one process (the one at `index`), in line order.
     static func findings(of process: ProcessReport, at index: Int, options: AnalysisOptions) -> [CIFinding] {
+        var found: [CIFinding] = []
+        forEach(of: process, at: index, options: options) { found.append($0) }
         // Stable: findings on one line keep the order they are made in.
-        unordered(of: process, at: index, options: options).enumerated().sorted {
-            ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
-        }.map(\.element)
+        return found.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
     }
 
-    private static func unordered(of process: ProcessReport, at index: Int, options: AnalysisOptions) -> [CIFinding] {
-        var found: [CIFinding] = []
+    /// The first ``limit`` of any number of findings in an order (``Key``), offered one at a time: the others are
+    /// only counted. A process of hundreds of thousands of violations is summed up without holding them.
+    struct First {
+        let limit: Int
+        private var kept: [(key: Key, finding: CIFinding)] = []
+        /// How many were offered.
+        private(set) var count = 0
+
+        init(_ limit: Int) { self.limit = limit }
+
+        /// The first ones, in order.
+        var findings: [CIFinding] { kept.map(\.finding) }
+        /// How many were offered and not kept.
+        var more: Int { count - kept.count }
+
+        mutating func offer(_ finding: CIFinding, at key: Key) {
+            count += 1
+            if kept.count == limit {
+                guard let last = kept.last, key < last.key else { return }
+                kept.removeLast()
+            }
+            var low = 0
+            var high = kept.count
+            while low < high {
+                let middle = (low + high) / 2
+                if kept[middle].key < key { low = middle + 1 } else { high = middle }
+            }
+            kept.insert((key, finding), at: low)
+        }
+    }
+
+    /// The first findings of a process or a report in order, those that fail the run and those that do not
+    /// apart, with counts (of all, and by input): what the CI reports show, made in one pass.
+    struct Digest {
+        var first: First
+        var failing: First
+        var reported: First
+        var failingByInput: [String: Int] = [:]
+        var reportedByInput: [String: Int] = [:]
+
+        init(limit: Int) {
+            first = First(limit)
+            failing = First(limit)
+            reported = First(limit)
+        }
+
+        /// The findings of `report`.
+        init(_ report: AnalysisReport, limit: Int) {
+            self.init(limit: limit)
+            CIFinding.forEach(in: report) { add($1, at: $0) }
+        }
+
+        /// The findings of `process` (the one at `index`), in line order.
+        init(_ process: ProcessReport, at index: Int, options: AnalysisOptions, limit: Int) {
+            self.init(limit: limit)
+            var made = 0
+            CIFinding.forEach(of: process, at: index, options: options) { finding in
+                add(finding, at: (0, finding.line, made))
+                made += 1
+            }
+        }
+
+        private mutating func add(_ finding: CIFinding, at key: Key) {
+            first.offer(finding, at: key)
+            if finding.failing {
+                failing.offer(finding, at: key)
+                failingByInput[finding.input, default: 0] += 1
+            } else {
+                reported.offer(finding, at: key)
+                reportedByInput[finding.input, default: 0] += 1
+            }
+        }
+    }
+
+    /// Every finding of one process (the one at `index`), in the order made.
+    private static func forEach(
+        of process: ProcessReport, at index: Int, options: AnalysisOptions, _ body: (CIFinding) -> Void
+    ) {
         func add(_ kind: Kind, _ line: Int, _ endLine: Int?, _ detail: String) {
             var finding = CIFinding(
                 kind: kind, input: process.input, line: line, endLine: endLine, processIndex: index,
                 process: process.displayName, detail: detail, failing: false)
             finding.failing = finding.policyFinding.map(options.failOn.fails(on:)) ?? false
-            found.append(finding)
+            body(finding)
         }
         for violation in process.violations {
             add(.violation(violation.rule), violation.line, nil, violation.message)
@@ -155,7 +243,6 @@ struct CIFinding: Sendable {
             }
             add(.clockAnomaly, anomaly.line, nil, detail)
         }
-        return found
     }
 }
 

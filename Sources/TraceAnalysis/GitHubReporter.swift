@@ -6,9 +6,14 @@
 /// clock anomalies that do not fail the run. The `file` is the input's name as given, so paths relative to the
 /// repository's root put the annotations on the file in a pull request.
 public enum GitHubReporter {
+    /// At most this many findings are annotated (the first in input and line order, failing or not); a notice
+    /// counts the others. GitHub shows at most 10 error and 10 warning annotations of a step, 50 of a job.
+    static let annotationLimit = 1_000
+
     public static func render(_ report: AnalysisReport) -> String {
+        let findings = CIFinding.Digest(report, limit: annotationLimit)
         var byInput: [String: [CIFinding]] = [:]
-        for finding in CIFinding.all(in: report) { byInput[finding.input, default: []].append(finding) }
+        for finding in findings.first.findings { byInput[finding.input, default: []].append(finding) }
         let noEvents = report.exitStatus == .inputProblem && report.failedInputs.isEmpty
         var lines: [String] = []
         var done: Set<String> = []
@@ -24,6 +29,13 @@ public enum GitHubReporter {
                 lines.append(command("error", [("file", input.name), ("title", "No lifecycle events")], detail))
             }
             for finding in byInput[input.name] ?? [] { lines.append(annotation(finding)) }
+        }
+        if findings.first.more > 0 {
+            let more = findings.first.more
+            let detail =
+                "\(more) more finding\(more == 1 ? "" : "s") not annotated (the first \(annotationLimit) are): "
+                + "the JSON and text reports list them all"
+            lines.append(command("notice", [("title", "trace-analyze")], detail))
         }
         var summary = "\(report.resultSummary) (exit \(report.exitStatus.rawValue)); "
         summary += "\(report.inputs.count) input\(report.inputs.count == 1 ? "" : "s"), "

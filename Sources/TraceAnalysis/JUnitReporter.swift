@@ -82,8 +82,9 @@ public enum JUnitReporter {
                     seenNames.insert(caseName(process, repeated: repeated))
                     pieces.append(.testCase(process: position, suite: index, repeatedName: repeated))
                     suite.counts.tests += 1
-                    let findings = CIFinding.findings(of: process, at: position, options: report.options)
-                    if findings.contains(where: \.failing) { suite.counts.failures += 1 }
+                    // Counted only, none kept.
+                    let findings = CIFinding.Digest(process, at: position, options: report.options, limit: 0)
+                    if findings.failing.count > 0 { suite.counts.failures += 1 }
                     if let time = process.firstTime { first = min(first ?? time, time) }
                     if let time = process.lastTime { last = max(last ?? time, time) }
                 }
@@ -121,7 +122,8 @@ public enum JUnitReporter {
             case .suiteStart(let input): return opening(suites[input])
             case .testCase(let position, let suite, let repeatedName):
                 let process = report.processes.withoutEvents[position]
-                let findings = CIFinding.findings(of: process, at: position, options: report.options)
+                let findings = CIFinding.Digest(
+                    process, at: position, options: report.options, limit: JUnitReporter.listedFindings)
                 let name = caseName(process, repeated: repeatedName)
                 return write(testCase(process, name: name, suites[suite].classname, findings, report))
             case .suiteEnd(let input): return (suites[input].closing.map(write) ?? "") + "  </testsuite>\n"
@@ -162,8 +164,13 @@ public enum JUnitReporter {
 
     // MARK: Building
 
+    /// At most this many failures, and as many findings reported without failing, are listed in a case; the
+    /// others are counted (a process may have hundreds of thousands of violations).
+    static let listedFindings = 1_000
+
     private static func testCase(
-        _ process: ProcessReport, name: String, _ classname: String, _ findings: [CIFinding], _ report: AnalysisReport
+        _ process: ProcessReport, name: String, _ classname: String, _ findings: CIFinding.Digest,
+        _ report: AnalysisReport
     ) -> Case {
         var outcome: [Outcome] = []
         var notes: [String] = []
@@ -174,20 +181,24 @@ public enum JUnitReporter {
         notes.append("\(span), ends \(process.finalState.rawValue)")
         if let launch = process.launch { notes.append(launchNote(launch)) }
         if !process.episodes.isEmpty { notes.append(scenariosNote(process.episodes)) }
-        for finding in findings {
+        for finding in findings.failing.findings {
             let text = "\(finding.location): \(finding.detail)"
-            if finding.failing {
-                let full = finding.explanation.map { text + "\n" + $0 } ?? text
-                outcome.append(.failure(type: finding.type, message: finding.detail, text: full))
-            } else {
-                notes.append(
-                    "reported, not failing under --fail-on \(report.failOnDescription): \(finding.type) at \(text)")
-            }
+            let full = finding.explanation.map { text + "\n" + $0 } ?? text
+            outcome.append(.failure(type: finding.type, message: finding.detail, text: full))
         }
-        let failing = findings.filter(\.failing)
+        for finding in findings.reported.findings {
+            let text = "\(finding.location): \(finding.detail)"
+            notes.append(
+                "reported, not failing under --fail-on \(report.failOnDescription): \(finding.type) at \(text)")
+        }
+        if findings.reported.more > 0 {
+            notes.append("… and \(findings.reported.more) more reported, not failing")
+        }
+        let failing = findings.failing
         if failing.count > 1 {
-            // Some consumers show only a case's first <failure>: the output names them all.
-            let list = failing.map { "\($0.type) at \($0.location)" }.joined(separator: ", ")
+            // Some consumers show only a case's first <failure>: the output names them all (up to the limit).
+            var list = failing.findings.map { "\($0.type) at \($0.location)" }.joined(separator: ", ")
+            if failing.more > 0 { list += ", … and \(failing.more) more" }
             notes.insert("\(failing.count) failures: \(list)", at: 1)
         }
         var testCase = Case(

@@ -11,7 +11,7 @@ public enum MarkdownReporter {
     static let foldedInputs = 10
 
     public static func render(_ report: AnalysisReport) -> String {
-        let findings = CIFinding.all(in: report)
+        let findings = CIFinding.Digest(report, limit: findingLimit)
         var out = title(report) + "\n\n" + overview(report)
         out += apps(report.aggregate)
         out += findingList(findings, report)
@@ -98,18 +98,19 @@ public enum MarkdownReporter {
         return out + "\nNearest-rank percentiles of the launches measured against the budget.\n"
     }
 
-    private static func findingList(_ findings: [CIFinding], _ report: AnalysisReport) -> String {
+    private static func findingList(_ findings: CIFinding.Digest, _ report: AnalysisReport) -> String {
         var out = "\n### Findings\n\n"
-        guard !findings.isEmpty else { return out + "None.\n" }
+        guard findings.first.count > 0 else { return out + "None.\n" }
         out += "❌ fails the run · ⚠️ reported, not failing · ℹ️ note\n\n"
         // What fails the run comes first, so the limit never hides it behind notes.
-        let ordered = findings.filter(\.failing) + findings.filter { !$0.failing }
+        let ordered = findings.failing.findings + findings.reported.findings
         for finding in ordered.prefix(findingLimit) {
             let mark = finding.failing ? "❌" : finding.kind == .clockAnomaly ? "ℹ️" : "⚠️"
             out += "- \(mark) \(finding.input.markdownEscaped):\(finding.lines) **\(label(finding))**: "
             out += finding.message.markdownEscaped + "\n"
         }
-        if ordered.count > findingLimit { out += "- … and \(ordered.count - findingLimit) more\n" }
+        let count = findings.first.count
+        if count > findingLimit { out += "- … and \(count - findingLimit) more\n" }
         return out
     }
 
@@ -130,16 +131,11 @@ public enum MarkdownReporter {
         return "\n### Scenarios\n\n" + counts.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: " · ") + "\n"
     }
 
-    private static func inputs(_ aggregate: Aggregate, _ report: AnalysisReport, _ findings: [CIFinding]) -> String {
-        var failing: [String: Int] = [:]
-        var reported: [String: Int] = [:]
-        for finding in findings {
-            if finding.failing {
-                failing[finding.input, default: 0] += 1
-            } else {
-                reported[finding.input, default: 0] += 1
-            }
-        }
+    private static func inputs(
+        _ aggregate: Aggregate, _ report: AnalysisReport, _ findings: CIFinding.Digest
+    ) -> String {
+        let failing = findings.failingByInput
+        let reported = findings.reportedByInput
         var table = "| Input | Format | Lines | Unparsed | Processes | Launches | Over budget | Violations | Status |\n"
         table += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n"
         for input in aggregate.inputs {

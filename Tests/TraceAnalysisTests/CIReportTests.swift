@@ -124,6 +124,69 @@ struct CIReportTests {
         )
     }
 
+    /// One app active twice `count` times: `count` violations, all failing.
+    static func violations(_ count: Int) throws -> AnalysisReport {
+        var lines = [
+            "2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:",
+            "2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:",
+        ]
+        for index in 0..<count {
+            let ms = 100 + index
+            let time = String(format: "2024-05-01 10:%02d:%02d.%03d", ms / 60_000, ms / 1000 % 60, ms % 1000)
+            lines.append("\(time) App[7:1] applicationDidBecomeActive:")
+        }
+        return try TestSupport.analyzer().analyze(text: lines.joined(separator: "\n"), name: "violations.log")
+    }
+
+    /// Past ``GitHubReporter/annotationLimit`` findings, the first ones are annotated and a notice counts the rest;
+    /// a JUnit case lists the first ``JUnitReporter/listedFindings`` failures and counts the rest.
+    @Test func theCIReportsListTheFirstFindingsAndCountTheOthers() throws {
+        let count = GitHubReporter.annotationLimit + 200
+        let report = try Self.violations(count)
+        #expect(report.processes.first?.violations.count == count)
+        let annotations = GitHubReporter.render(report).split(separator: "\n")
+        let errors = annotations.filter { $0.hasPrefix("::error ") }
+        #expect(errors.count == GitHubReporter.annotationLimit)
+        #expect(errors.first?.contains("line=3,") == true && errors.last?.contains("line=1002,") == true)
+        #expect(annotations.contains { $0.contains("::200 more findings not annotated (the first 1000 are)") })
+        #expect(annotations.count == GitHubReporter.annotationLimit + 2)
+
+        let xml = JUnitReporter.render(report)
+        #expect(xml.components(separatedBy: "<failure ").count - 1 == JUnitReporter.listedFindings)
+        #expect(xml.contains("\(count) failures: active-twice at line 3, "))
+        #expect(xml.contains("active-twice at line 1002, … and 200 more"))
+        if Self.xmllintAvailable || Self.inCI { try expectValid(xml) }
+
+        let markdown = MarkdownReporter.render(report)
+        #expect(markdown.contains("- … and \(count - MarkdownReporter.findingLimit) more"))
+    }
+
+    /// The first findings kept are those a sort of them all would put first, whatever order they are offered in.
+    @Test func theFirstFindingsAreThoseASortPutsFirst() {
+        var random = SplitMix64(seed: 7)
+        let finding = CIFinding(
+            kind: .clockAnomaly, input: "in", line: 1, endLine: nil, processIndex: 0, process: "App", detail: "",
+            failing: false)
+        for limit in [0, 1, 5, 40] {
+            for _ in 0..<200 {
+                var keys: [CIFinding.Key] = []
+                for made in 0..<Int(random.next() % 60) {
+                    keys.append((Int(random.next() % 3), Int(random.next() % 20), made))
+                }
+                keys.shuffle(using: &random)
+                var first = CIFinding.First(limit)
+                for key in keys {
+                    var offered = finding
+                    offered.line = key.line * 1000 + key.made
+                    first.offer(offered, at: key)
+                }
+                let expected = keys.sorted { $0 < $1 }.prefix(limit).map { $0.line * 1000 + $0.made }
+                #expect(first.findings.map(\.line) == expected)
+                #expect(first.count == keys.count && first.more == keys.count - expected.count)
+            }
+        }
+    }
+
     @Test func junitCountsMatchTheReport() throws {
         let report = try TestSupport.analyzeAllSamples()
         let parsed = try JUnitDocument(JUnitReporter.render(report))
