@@ -12,6 +12,18 @@ public struct DurationStats: Sendable, Equatable {
     /// Durations longer than their budget.
     public var overBudget: Int
 
+    public init(
+        count: Int, minMs: Double, p50Ms: Double, p90Ms: Double, p99Ms: Double, maxMs: Double, overBudget: Int
+    ) {
+        self.count = count
+        self.minMs = minMs
+        self.p50Ms = p50Ms
+        self.p90Ms = p90Ms
+        self.p99Ms = p99Ms
+        self.maxMs = maxMs
+        self.overBudget = overBudget
+    }
+
     /// Nil when there is no duration.
     public init?(_ durations: [Double], overBudget: Int) {
         guard !durations.isEmpty else { return nil }
@@ -89,8 +101,9 @@ public struct Aggregate: Sendable {
     public init(_ report: AnalysisReport) {
         var byName: [String: AppTally] = [:]
         var byInput: [String: InputTally] = [:]
+        let folder = report.options.spillFolder
         for process in report.processes.withoutEvents {
-            byName[Self.appName(process), default: AppTally()].add(process)
+            byName[Self.appName(process), default: AppTally(folder: folder)].add(process)
             byInput[process.input, default: InputTally()].add(process)
         }
         apps = byName.sorted { $0.key < $1.key }.map { $0.value.app($0.key, report.options) }
@@ -114,15 +127,21 @@ public struct Aggregate: Sendable {
         var processes = 0
         var inputs: Set<String> = []
         var launchesSeen = 0
-        var launchDurations: [Double] = []
+        var launchDurations: Durations
         var launchesOverBudget = 0
         var launchesExcluded = 0
         var watchdogRisks = 0
-        var resumeDurations: [Double] = []
+        var resumeDurations: Durations
         var resumesOverBudget = 0
         var scenarios: [Scenario: Int] = [:]
         var violations: [ViolationRule: Int] = [:]
         var uncleanExits: [ExitReason: Int] = [:]
+
+        /// Durations past the first 65,536 go to a temporary file in `folder` (nil: `$TMPDIR`).
+        init(folder: String?) {
+            launchDurations = Durations(folder: folder)
+            resumeDurations = Durations(folder: folder)
+        }
 
         mutating func add(_ process: ProcessReport) {
             processes += 1
@@ -156,10 +175,10 @@ public struct Aggregate: Sendable {
             app.processes = processes
             app.inputs = inputs.count
             app.launchesSeen = launchesSeen
-            app.launches = DurationStats(launchDurations, overBudget: launchesOverBudget)
+            app.launches = launchDurations.stats(overBudget: launchesOverBudget)
             app.launchesExcluded = launchesExcluded
             app.watchdogRisks = watchdogRisks
-            app.resumes = DurationStats(resumeDurations, overBudget: resumesOverBudget)
+            app.resumes = resumeDurations.stats(overBudget: resumesOverBudget)
             app.scenarios = counted(scenarios, in: Scenario.allCases)
             app.violations = counted(violations, in: ViolationRule.allCases)
             app.uncleanExits = counted(uncleanExits, in: ExitReason.allCases)

@@ -138,6 +138,30 @@ struct BatchTests {
         #expect(DurationStats([], overBudget: 0) == nil)
     }
 
+    /// Durations past the in-memory limit go to a file and their percentiles come from a radix selection over it:
+    /// the same figures as sorting them all, on random values (repeats, negatives, zeros, fractions, wide ranges).
+    @Test func percentilesOfDurationsInAFileAreThoseOfASort() {
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<300 {
+            let count = Int(random.next() % 120)
+            let values = (0..<count).map { _ -> Double in
+                switch random.next() % 4 {
+                case 0: return Double(random.next() % 5)
+                case 1: return -Double(random.next() % 1000) / 8
+                case 2: return Double(random.next() % 1_000_000) / 1000
+                default: return Double(random.next() % 1_000_000_000) * 1e6
+                }
+            }
+            var durations = Durations(limit: 7)
+            for value in values { durations.append(value) }
+            #expect(durations.stats(overBudget: 2) == DurationStats(values, overBudget: 2), "\(values)")
+        }
+        for value in [-1e300, -2.5, -0.0001, 0, 1e-300, 3, 1e300] {
+            #expect(Durations.value(Durations.key(value)) == value)
+        }
+        #expect(Durations.key(-1) < Durations.key(0) && Durations.key(0) < Durations.key(0.5))
+    }
+
     @Test func theAggregateCountsPerAppOverInputs() throws {
         let report = try TestSupport.analyzeAllSamples()
         let aggregate = Aggregate(report)
