@@ -6,7 +6,7 @@
 #   CONFIG=release Scripts/hostile-input-check.sh      # a release build in .build-release (as Scripts/benchmark.sh)
 #
 # Environment: CONFIG (debug), SKIP_BUILD=1 (use the binary already built), PIDS (1000000), LINE_MB (100),
-# NEWLINES (10000000). Prints one row per case: seconds, peak RSS, exit code and what the input summary counted.
+# NEWLINES (10000000), CYCLES (300000: one app's background and foreground cycles, and its violations). Prints one row per case: seconds, peak RSS, exit code and what the input summary counted.
 # Needs bash, coreutils, awk, python3 (to read the JSON) and /usr/bin/time.
 set -euo pipefail
 
@@ -17,6 +17,7 @@ CONFIG=${CONFIG:-debug}
 PIDS=${PIDS:-1000000}
 LINE_MB=${LINE_MB:-100}
 NEWLINES=${NEWLINES:-10000000}
+CYCLES=${CYCLES:-300000}
 
 if [[ $CONFIG == release ]]; then
     # The benchmarks' release build (the runtime linked statically on Linux), in their folder.
@@ -84,6 +85,19 @@ run "$((PIDS / 10)) pids + exits of unknown pids" awk -v n="$((PIDS / 10))" 'BEG
     for (i = 1; i <= n; i++) printf "2024-06-01 12:00:00.000 App%d[%d:1a03] hello\n", i, i
     for (i = 1; i <= n / 5; i++)
         printf "2024-06-01 12:00:01.000 kernel[0:1a03] memorystatus: killing_specific_process pid %d [Other%d] (limit)\n", n + i, i }'
+# One app with very many episodes (a background and a foreground each cycle), then very many violations.
+run "$CYCLES fg/bg cycles of one app" awk -v n="$CYCLES" 'BEGIN {
+    print "2024-06-01 12:00:00.000 App[7:1a03] application:didFinishLaunchingWithOptions:"
+    split("applicationWillEnterForeground: applicationDidBecomeActive: applicationWillResignActive: applicationDidEnterBackground:", callback, " ")
+    for (i = 0; i < n; i++) {
+        ms = i * 2
+        stamp = sprintf("2024-06-01 %02d:%02d:%02d.%03d", 12 + int(ms / 3600000), int(ms / 60000) % 60, int(ms / 1000) % 60, ms % 1000)
+        for (c = 1; c <= 4; c++) printf "%s App[7:1a03] %s\n", stamp, callback[c] } }'
+run "$CYCLES violations of one app" awk -v n="$CYCLES" 'BEGIN {
+    print "2024-06-01 12:00:00.000 App[7:1a03] application:didFinishLaunchingWithOptions:"
+    for (i = 0; i < n; i++) {
+        ms = i * 2
+        printf "2024-06-01 %02d:%02d:%02d.%03d App[7:1a03] applicationDidBecomeActive:\n", 12 + int(ms / 3600000), int(ms / 60000) % 60, int(ms / 1000) % 60, ms % 1000 } }'
 
 # A configuration file with a YAML alias bomb (9^9 nodes as a mapping key): refused before it is parsed.
 cat > "$WORK/bomb.yml" <<'YAML'
