@@ -1,8 +1,8 @@
-/// Elements of a report in order — a process's events or its episodes: an array, or, for a big input, encoded
-/// arrays (segments) in the input's ``SpillFile`` followed by a tail in memory, decoded a segment at a time as they
-/// are iterated. A process with very many events or episodes is then reported without them ever all being in
-/// memory: making its report copies none, writing the report to the file writes where they are, and each reporter
-/// reads them as it goes (see `Documentation/Performance.md`, seventh and eighth sessions).
+/// Elements of a report in order — a process's events, episodes or violations: an array, or, for a big input,
+/// encoded arrays (segments) in the input's ``SpillFile`` followed by a tail in memory, decoded a segment at a time
+/// as they are iterated. A process with very many of them is then reported without them ever all being in memory:
+/// making its report copies none, writing the report to the file writes where they are, and each reporter reads
+/// them as it goes (see `Documentation/Performance.md`, seventh and eighth sessions).
 ///
 /// A sequence, not a collection: each pass decodes the segments again, and an index would have to decode a segment
 /// per element. ``count`` is known without decoding.
