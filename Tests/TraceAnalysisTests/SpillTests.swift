@@ -292,6 +292,29 @@ struct SpillTests {
         }
     }
 
+    /// `spilled` (everything written to the file) has the processes of `kept` and renders the same bytes in every
+    /// format at one and two jobs; its text report arrives in pieces under twice the chunk size, a process of very
+    /// many items included.
+    static func expectRenderedAsKept(
+        _ spilled: AnalysisReport, _ kept: AnalysisReport, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)), sourceLocation: sourceLocation)
+        let expected = Self.rendered(kept)
+        for jobs in [1, 2] {
+            for (format, bytes) in Self.rendered(spilled, jobs: jobs) {
+                #expect(
+                    bytes == expected[format], "\(format.rawValue) differs when spilled, \(jobs) jobs",
+                    sourceLocation: sourceLocation)
+            }
+            var largest = 0
+            TextReporter().write(spilled, jobs: jobs, chunkSize: 4096) { largest = max(largest, $0.count) }
+            #expect(
+                largest < 2 * 4096, "a piece of \(largest) bytes: the process was not handed on as it went",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     /// A process of more episodes than a segment holds, in two lanes (the app delegate's and a scene's): the
     /// report's episodes stay in the file, merged in report order as they are read, and every format renders the
     /// same bytes at one and two jobs as when everything is kept in memory; the text report is handed on in pieces
@@ -325,16 +348,7 @@ struct SpillTests {
         #expect(app.episodes.count > 2 * cycles)
         #expect(keptApp.episodes.contains { $0.scene != nil } && keptApp.episodes.contains { $0.scene == nil })
         #expect(app.episodes.inMemoryCount < TimelineEpisodes.Builder.segmentSize, "the episodes stay in the file")
-        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
-        let expected = Self.rendered(kept)
-        for jobs in [1, 2] {
-            for (format, bytes) in Self.rendered(spilled, jobs: jobs) {
-                #expect(bytes == expected[format], "\(format.rawValue) differs when spilled, \(jobs) jobs")
-            }
-            var largest = 0
-            TextReporter().write(spilled, jobs: jobs, chunkSize: 4096) { largest = max(largest, $0.count) }
-            #expect(largest < 2 * 4096, "a piece of \(largest) bytes: the process was not handed on as it went")
-        }
+        Self.expectRenderedAsKept(spilled, kept)
     }
 
     /// Episodes closed out of report order across a spill (a memory warning during a launch, which is closed
@@ -385,16 +399,7 @@ struct SpillTests {
         #expect(app.violations.count == count + 1)
         #expect(
             app.violations.inMemoryCount < TimelineViolations.Builder.segmentSize, "the violations stay in the file")
-        #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
-        let expected = Self.rendered(kept)
-        for jobs in [1, 2] {
-            for (format, bytes) in Self.rendered(spilled, jobs: jobs) {
-                #expect(bytes == expected[format], "\(format.rawValue) differs when spilled, \(jobs) jobs")
-            }
-            var largest = 0
-            TextReporter().write(spilled, jobs: jobs, chunkSize: 4096) { largest = max(largest, $0.count) }
-            #expect(largest < 2 * 4096, "a piece of \(largest) bytes: the process was not handed on as it went")
-        }
+        Self.expectRenderedAsKept(spilled, kept)
     }
 
     /// A violation raised for an earlier line than one already written to the file (an event before
