@@ -455,35 +455,38 @@ extension HTMLReporter {
     /// between two points the drawing marks gets a width that grows with the logarithm of its duration (of its
     /// line count when the process has no timestamps), plus a minimum so that points never merge. A 27 ms launch
     /// and a two-minute stay in background so both stay readable; the axis labels long stretches with their length.
-    struct TimelineScale {
+    final class TimelineScale {
         enum Axis { case time, lines }
 
-        var axis: Axis
-        /// The lines the drawing marks, ascending, and their x.
-        private(set) var lines: [Int] = []
-        private(set) var xs: [Double] = []
+        let axis: Axis
         /// Time of day (or line) labels at marked points, kept apart (the first and last pulled inside the
         /// drawing): where the tick is, where its label is centred, the label.
         private(set) var ticks: [(x: Double, labelX: Double, label: String)] = []
         /// Long stretches: where they are and the time (or lines) they stand for.
         private(set) var gaps: [(from: Double, to: Double, label: String)] = []
+        /// The points with their x, as every walk over them computes it.
+        private let placed: Placed
+        /// The lines the drawing marks, ascending, and their x — for a process of at most ``keptPoints`` points;
+        /// a bigger one is walked again to find an x (``walk``), so that its scale holds no array per point.
+        private var lines: [Int] = []
+        private var xs: [Double] = []
+        private var walk: Walk?
+        /// The first and last points' lines and x.
+        private var first: (line: Int, x: Double)?
+        private var last: (line: Int, x: Double)?
 
-        /// The scale of `process` between `left` and `right`, on a drawing `width` wide.
-        init(_ process: ProcessReport, from left: Double, to right: Double, width: Double) {
+        /// Up to this many points, the scale keeps every point's line and x.
+        static let keptPoints = 1 << 16
+
+        /// The scale of `process` between `left` and `right`, on a drawing `width` wide; `keptPoints` and `window`
+        /// (the points a walk keeps behind it, at least 2) are for the tests.
+        init(
+            _ process: ProcessReport, from left: Double, to right: Double, width: Double,
+            keptPoints: Int = keptPoints, window: Int = Walk.window
+        ) {
             let points = Points(process)
-            axis = points.anyTime ? .time : .lines
-
-            // The length of the stretch from `previous` to `point` (the time or lines it stands for).
-            func length(_ point: Point, after previous: Point, lastTime: inout Timestamp?) -> Double {
-                switch axis {
-                case .time:
-                    defer { lastTime = point.time ?? lastTime }
-                    guard let time = point.time, let last = lastTime else { return 0 }
-                    return max(0, last.milliseconds(to: time))
-                case .lines:
-                    return Double(point.line - previous.line)
-                }
-            }
+            let axis: Axis = points.anyTime ? .time : .lines
+            self.axis = axis
             // Two passes over the points (made again for each: a process may have millions): the weights' total,
             // then where each point goes.
             var count = 0
@@ -493,7 +496,7 @@ extension HTMLReporter {
             for point in points {
                 count += 1
                 if let previous {
-                    total += log1p(length(point, after: previous, lastTime: &lastTime))
+                    total += log1p(Self.length(of: point, after: previous, lastTime: &lastTime, axis: axis))
                 } else {
                     lastTime = point.time
                 }
@@ -504,29 +507,34 @@ extension HTMLReporter {
             var minimum = stretches == 0 ? 0 : min(6, available / Double(stretches) / 2)
             if total == 0, stretches > 0 { minimum = available / Double(stretches) }
             let perWeight = total > 0 ? (available - minimum * Double(stretches)) / total : 0
-            lines.reserveCapacity(count)
-            xs.reserveCapacity(count)
-            previous = nil
+            placed = Placed(
+                points: points, axis: axis, start: stretches == 0 ? (left + right) / 2 : left, minimum: minimum,
+                perWeight: perWeight)
+            let keepsPoints = count <= keptPoints
+            if keepsPoints {
+                lines.reserveCapacity(count)
+                xs.reserveCapacity(count)
+            }
             var lastRight = -Double.infinity
-            for point in points {
-                if let previous, let from = xs.last {
-                    let length = length(point, after: previous, lastTime: &lastTime)
-                    let to = from + minimum + perWeight * log1p(length)
-                    xs.append(to)
-                    // Stretches long enough to say so.
+            var from: Double?
+            for (point, x, length) in placed {
+                if first == nil { first = (point.line, x) }
+                last = (point.line, x)
+                if keepsPoints {
+                    lines.append(point.line)
+                    xs.append(x)
+                }
+                // Stretches long enough to say so.
+                if let from, let length {
                     switch axis {
-                    case .time where length >= 1000 && to - from >= 16:
-                        gaps.append((from, to, DurationFormat.text(length)))
-                    case .lines where length >= 20 && to - from >= 16:
-                        gaps.append((from, to, "\(Int(length)) lines"))
+                    case .time where length >= 1000 && x - from >= 16:
+                        gaps.append((from, x, DurationFormat.text(length)))
+                    case .lines where length >= 20 && x - from >= 16:
+                        gaps.append((from, x, "\(Int(length)) lines"))
                     default: break
                     }
-                } else {
-                    xs.append(stretches == 0 ? (left + right) / 2 : left)
-                    lastTime = point.time
                 }
-                lines.append(point.line)
-                previous = point
+                from = x
 
                 // A tick at each point, kept where its label does not collide with the last one kept.
                 let label: String
@@ -537,12 +545,93 @@ extension HTMLReporter {
                 case .lines:
                     label = "L\(point.line)"
                 }
-                let tickX = xs[xs.count - 1]
                 let labelWidth = HTMLReporter.textWidth(label, size: 10)
-                let x = min(max(tickX, left + labelWidth / 2 - 4), width - labelWidth / 2 - 2)
-                guard x - labelWidth / 2 >= lastRight + 10 else { continue }
-                lastRight = x + labelWidth / 2
-                ticks.append((tickX, x, label))
+                let labelX = min(max(x, left + labelWidth / 2 - 4), width - labelWidth / 2 - 2)
+                guard labelX - labelWidth / 2 >= lastRight + 10 else { continue }
+                lastRight = labelX + labelWidth / 2
+                ticks.append((x, labelX, label))
+            }
+            if !keepsPoints { walk = Walk(placed, window: max(2, window)) }
+        }
+
+        /// The length of the stretch from `previous` to `point` (the time or lines it stands for); `lastTime` is the
+        /// last time seen, brought up to date.
+        static func length(of point: Point, after previous: Point, lastTime: inout Timestamp?, axis: Axis) -> Double {
+            switch axis {
+            case .time:
+                defer { lastTime = point.time ?? lastTime }
+                guard let time = point.time, let last = lastTime else { return 0 }
+                return max(0, last.milliseconds(to: time))
+            case .lines:
+                return Double(point.line - previous.line)
+            }
+        }
+
+        /// The points with their x (and the length of the stretch before each, but the first's), in order: the
+        /// same computation for the drawing's pass and for every walk that looks an x up.
+        struct Placed: Sequence {
+            let points: Points
+            let axis: Axis
+            /// The first point's x.
+            let start: Double
+            let minimum: Double
+            let perWeight: Double
+
+            func makeIterator() -> Iterator { Iterator(placed: self, points: points.makeIterator()) }
+
+            struct Iterator: IteratorProtocol {
+                let placed: Placed
+                var points: Points.Iterator
+                var previous: Point?
+                var x = 0.0
+                var lastTime: Timestamp?
+
+                mutating func next() -> (point: Point, x: Double, length: Double?)? {
+                    guard let point = points.next() else { return nil }
+                    defer { previous = point }
+                    guard let previous else {
+                        x = placed.start
+                        lastTime = point.time
+                        return (point, x, nil)
+                    }
+                    let length = TimelineScale.length(
+                        of: point, after: previous, lastTime: &lastTime, axis: placed.axis)
+                    x = x + placed.minimum + placed.perWeight * log1p(length)
+                    return (point, x, length)
+                }
+            }
+        }
+
+        /// A walk along the points of a big process, for ``x(_:)``: it goes forward as the lines asked for do
+        /// (nearly always: the drawing goes left to right), keeps the last few thousand points it passed so that a
+        /// step back is looked up, and starts again from the first point for a line further back.
+        struct Walk {
+            let placed: Placed
+            private var iterator: Placed.Iterator
+            /// The points passed lately, ascending: the last is the furthest reached.
+            private var recent: [(line: Int, x: Double)] = []
+            /// At least this many points passed are kept (at most twice as many).
+            let window: Int
+            static let window = 4_096
+
+            init(_ placed: Placed, window: Int) {
+                self.placed = placed
+                self.window = window
+                iterator = placed.makeIterator()
+            }
+
+            /// The x of `line`, strictly between the first and last points' lines.
+            mutating func x(_ line: Int) -> Double {
+                if let oldest = recent.first, line < oldest.line {
+                    iterator = placed.makeIterator()
+                    recent = []
+                }
+                while recent.last.map({ $0.line <= line }) ?? true, let next = iterator.next() {
+                    recent.append((next.point.line, next.x))
+                    if recent.count > 2 * window { recent.removeFirst(window) }
+                    if next.point.line > line { break }
+                }
+                return TimelineScale.x(line, lines: recent.lazy.map(\.line), xs: recent.lazy.map(\.x))
             }
         }
 
@@ -674,13 +763,19 @@ extension HTMLReporter {
 
         /// The x of `line`: its own when the drawing marks it, else between its neighbours.
         func x(_ line: Int) -> Double {
-            guard let first = lines.first, let last = lines.last, let firstX = xs.first, let lastX = xs.last else {
-                return 0
-            }
-            if line <= first { return firstX }
-            if line >= last { return lastX }
-            var low = 0
-            var high = lines.count - 1
+            guard let first, let last else { return 0 }
+            if line <= first.line { return first.x }
+            if line >= last.line { return last.x }
+            // Mutated in place (the walk moves on): optional chaining, not a copy.
+            return walk?.x(line) ?? Self.x(line, lines: lines, xs: xs)
+        }
+
+        /// The x of `line` among points at `lines` (ascending, one at or before `line` and one after it) and `xs`.
+        static func x<Lines: RandomAccessCollection<Int>, Xs: RandomAccessCollection<Double>>(
+            _ line: Int, lines: Lines, xs: Xs
+        ) -> Double where Lines.Index == Int, Xs.Index == Int {
+            var low = lines.startIndex
+            var high = lines.endIndex - 1
             while high - low > 1 {
                 let middle = (low + high) / 2
                 if lines[middle] <= line { low = middle } else { high = middle }

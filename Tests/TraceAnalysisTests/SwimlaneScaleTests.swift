@@ -99,6 +99,31 @@ struct SwimlaneScaleTests {
                 ? nil : ProcessExit(reason: .memory, line: exitLine, time: exitTime, signal: nil, evidence: ""))
     }
 
+    /// A big process's scale keeps no array per point and walks its points again to find an x: the same x for
+    /// every line as the scale that keeps them, asked in any order (sweeps left to right as the drawing makes,
+    /// steps back, jumps far back, lines outside the process), and the same ticks and gaps.
+    @Test func aWalkedScaleGivesTheXOfAKeptOne() {
+        var random = SplitMix64(seed: 3)
+        var issues = 0
+        for round in 0..<600 {
+            let process = Self.process(&random, inOrder: round % 4 != 0)
+            let kept = HTMLReporter.TimelineScale(process, from: 132, to: 1148, width: 1160, keptPoints: .max)
+            // A walk that keeps 2 to 4 points behind it: steps back start it again from the first point.
+            let walked = HTMLReporter.TimelineScale(
+                process, from: 132, to: 1148, width: 1160, keptPoints: 0, window: round % 2 == 0 ? 2 : 4_096)
+            #expect(kept.axis == walked.axis)
+            #expect(
+                kept.ticks.map(\.x) == walked.ticks.map(\.x) && kept.ticks.map(\.label) == walked.ticks.map(\.label))
+            #expect(kept.gaps.map(\.from) == walked.gaps.map(\.from) && kept.gaps.map(\.to) == walked.gaps.map(\.to))
+            let top = process.lastLine + 3
+            var queries = Array(-1...top)
+            for _ in 0..<3 { queries += (0..<40).map { _ in Int(random.next() % UInt64(top + 2)) - 1 } }
+            queries += Array((0...top).reversed())
+            for line in queries where kept.x(line).bitPattern != walked.x(line).bitPattern { issues += 1 }
+        }
+        #expect(issues == 0)
+    }
+
     @Test(arguments: [true, false])
     func pointsAreThoseOfThePlainWay(eventsInOrder: Bool) {
         var random = SplitMix64(seed: eventsInOrder ? 1 : 2)
