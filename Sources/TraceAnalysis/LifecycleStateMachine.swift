@@ -172,8 +172,13 @@ struct LifecycleStateMachine {
     /// Every violation so far, in memory, in the order raised.
     var violations: [Violation] { raised.all }
 
-    /// Writes the violations in memory to `file` and lets them go.
-    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) { try raised.spill(to: file) }
+    /// Writes the violations in memory that no later one can come before to `file`
+    /// (``SpilledList/spill(to:frontier:)``): a violation raised later is at the line of a later event, of the
+    /// event before didFinishLaunching (rule 1) or of the willEnterForeground still waiting (rule 6).
+    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) {
+        let earliest = [firstEventBeforeLaunch?.occurrence.line, pendingForeground?.line].compactMap { $0 }.min()
+        try raised.spill(to: file, frontier: (0, earliest ?? Int.max))
+    }
 
     /// The violations in line order (those in the file nearly always stay there, ``SpilledList/sort()``), read
     /// from the file as they are iterated.

@@ -7,8 +7,9 @@ struct ScenarioDetector {
     /// (shared by copies of the detector, which is fine since written bytes never change).
     private var closed = SpilledList<Episode>()
     /// The last memory-warning episode (the only episode that can still change: a warning within its window
-    /// extends it): its index in ``closed`` and its end, kept here so it can be extended once spilled too.
-    private var lastMemoryWarning: (index: Int, endLine: Int, end: Timestamp?)?
+    /// extends it): its end; ``closed`` follows where it is (``SpilledList/watchLast()``), so it can be extended once
+    /// written to the file too.
+    private var lastMemoryWarning: (endLine: Int, end: Timestamp?)?
     private var pending: Pending = .none
     private var launchOpened = false
     /// Only the gaps it judges by, not all the options: every incarnation keeps a detector (some two) until the
@@ -61,20 +62,25 @@ struct ScenarioDetector {
     /// How many episodes there are so far.
     var episodeCount: Int { closed.count }
 
-    /// Writes the episodes in memory to `file` and lets them go.
-    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) { try closed.spill(to: file) }
+    /// Writes the episodes in memory that no later episode can come before to `file` (``SpilledList/spill(to:frontier:)``):
+    /// an episode closed later starts at what is pending or later (a kill comes last whatever its start).
+    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) {
+        let pendingStart: Mark? =
+            switch pending {
+            case .none: nil
+            case .launch(let start), .resign(let start), .foreground(let start): start
+            case .resolved(let resign, _), .alertResign(let resign, _, _): resign
+            }
+        try closed.spill(to: file, frontier: (0, pendingStart?.line ?? Int.max))
+    }
 
     /// Puts the episodes in report order (``Episode/inOrder(_:_:)``, ties in the order closed), as
     /// ``finish(lastRecord:)`` does, without closing what is pending (``SpilledList/sort()``: those in the file
     /// nearly always stay there).
     mutating func sortEpisodes() {
+        // The last memory warning closed stays the last in report order (they start at their own lines), and
+        // ``closed`` follows where it goes.
         closed.sort()
-        if let index = closed.recent.lastIndex(where: { $0.scenario == .memoryWarning }) {
-            let episode = closed.recent[index]
-            lastMemoryWarning = (closed.spilledCount + index, episode.endLine, episode.end)
-        } else if let last = lastMemoryWarning, last.index >= closed.spilledCount {
-            lastMemoryWarning = nil
-        }
     }
 
     /// The episodes in the order closed (in report order after ``sortEpisodes()``): those written to the file are
@@ -195,8 +201,8 @@ struct ScenarioDetector {
             let gap = milliseconds(Mark(line: last.endLine, time: last.end), here),
             gap <= options.memoryWarningWindowMs, gap >= 0
         {
-            lastMemoryWarning = (last.index, here.line, here.time)
-            closed.update(last.index) {
+            lastMemoryWarning = (here.line, here.time)
+            closed.updateWatched {
                 $0.endLine = here.line
                 $0.end = here.time
             }
@@ -284,8 +290,7 @@ struct ScenarioDetector {
     /// The last memory-warning episode while a warning at `clock` could still extend it, with the clock at which it
     /// no longer can: live mode holds it until then.
     func openMemoryWarning(at clock: Int64?) -> (index: Int, until: Int64)? {
-        guard let last = lastMemoryWarning, let end = last.end else { return nil }
-        let index = last.index
+        guard let last = lastMemoryWarning, let end = last.end, let index = closed.watched else { return nil }
         let until = end.instantMicros + Int64((options.memoryWarningWindowMs * 1000).rounded(.down))
         if let clock, Double(clock - end.instantMicros) / 1000 > options.memoryWarningWindowMs { return nil }
         return (index, until)
@@ -329,7 +334,10 @@ struct ScenarioDetector {
             Episode(
                 scenario: scenario, startLine: start.line, endLine: end.line, start: start.time, end: end.time,
                 confidence: confidence, causes: scenario.causes, evidence: evidence, durationMs: duration))
-        if scenario == .memoryWarning { lastMemoryWarning = (episodeCount - 1, end.line, end.time) }
+        if scenario == .memoryWarning {
+            closed.watchLast()
+            lastMemoryWarning = (end.line, end.time)
+        }
     }
 
     private func milliseconds(_ from: Mark, _ to: Mark) -> Double? {
@@ -347,7 +355,6 @@ extension ScenarioDetector {
     func encode(to encoder: inout SpillEncoder) {
         closed.encode(to: &encoder)
         encoder.optional(lastMemoryWarning) { encoder, last in
-            encoder.int(last.index)
             encoder.int(last.endLine)
             encoder.timestamp(last.end)
         }
@@ -361,7 +368,7 @@ extension ScenarioDetector {
     /// The detector ``encode(to:)`` wrote; its spilled episodes are in `file`.
     init(decoding decoder: inout SpillDecoder, file: SpillFile) {
         closed = SpilledList(decoding: &decoder, file: file)
-        lastMemoryWarning = decoder.optional { ($0.int(), $0.int(), $0.optionalTimestamp()) }
+        lastMemoryWarning = decoder.optional { ($0.int(), $0.optionalTimestamp()) }
         pending = Pending(decoding: &decoder)
         launchOpened = decoder.bool()
         options = Gaps(

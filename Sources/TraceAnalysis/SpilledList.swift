@@ -40,8 +40,14 @@ struct SpilledList<Element: SpillElement> {
     private var inOrder = true
     /// The ``SpillElement/orderKey`` of the last element written.
     private var lastKey: (Int, Int)?
+    /// Where the element the owner follows is (``watchLast()``), kept up to date as elements are written and sorted.
+    private(set) var watched: Int?
 
     init() {}
+
+    /// Whether the elements written are in report order, each segment after the one before (``sort()`` then
+    /// leaves them in the file).
+    var writtenInOrder: Bool { inOrder }
 
     var spilledCount: Int { segmentEnds.last ?? 0 }
     var count: Int { spilledCount + recent.count }
@@ -49,9 +55,17 @@ struct SpilledList<Element: SpillElement> {
 
     mutating func append(_ element: Element) { recent.append(element) }
 
-    /// Changes the element at `index` (in the order made) with `body`; one written to the file is read back
-    /// (its segment) and kept, changed, in memory.
-    mutating func update(_ index: Int, _ body: (inout Element) -> Void) {
+    /// Follows the element appended last (the last memory warning, which a later one may extend).
+    mutating func watchLast() { watched = count - 1 }
+
+    /// Changes the element followed (``watchLast()``), if any.
+    mutating func updateWatched(_ body: (inout Element) -> Void) {
+        if let watched { update(watched, body) }
+    }
+
+    /// Changes the element at `index` (those written first, then those in memory) with `body`; one written to
+    /// the file is read back (its segment) and kept, changed, in memory.
+    private mutating func update(_ index: Int, _ body: (inout Element) -> Void) {
         if index >= spilledCount {
             body(&recent[index - spilledCount])
             return
@@ -68,22 +82,48 @@ struct SpilledList<Element: SpillElement> {
         changed[index] = element
     }
 
-    /// Writes the elements in memory to `file` and lets them go.
-    mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) {
-        guard !recent.isEmpty else { return }
+    /// Writes to `file` the elements in memory that no later one can come before in report order — those whose
+    /// key is at most `frontier`, the smallest key an element made later can have (the owner knows it: the start
+    /// of what is pending) — sorted, and lets them go; the others stay until a later spill or ``sort()``. So the
+    /// file nearly always holds the elements in report order, and ``sort()`` has only those in memory to sort.
+    mutating func spill(to file: SpillFile, frontier: (Int, Int)) throws(TraceAnalyzeError) {
+        var ready: [Int] = []
+        var held: [Int] = []
+        for (index, element) in recent.enumerated() {
+            if frontier < element.orderKey { held.append(index) } else { ready.append(index) }
+        }
+        guard !ready.isEmpty else { return }
+        ready = Self.sorted(ready, of: recent)
         var encoder = SpillEncoder()
-        encoder.array(recent) { $1.write(to: &$0) }
+        encoder.array(ready) { recent[$1].write(to: &$0) }
         segments.append(try file.append(encoder.bytes))
         self.file = file
-        segmentEnds.append(spilledCount + recent.count)
-        var last = lastKey ?? recent[0].orderKey
-        for element in recent {
-            let key = element.orderKey
+        let before = spilledCount
+        segmentEnds.append(before + ready.count)
+        if let watched, watched >= before {
+            let position = watched - before
+            if let index = ready.firstIndex(of: position) {
+                self.watched = before + index
+            } else if let index = held.firstIndex(of: position) {
+                self.watched = before + ready.count + index
+            }
+        }
+        var last = lastKey ?? recent[ready[0]].orderKey
+        for index in ready {
+            let key = recent[index].orderKey
             if key < last { inOrder = false }
             last = key
         }
         lastKey = last
-        recent = []
+        recent = held.map { recent[$0] }
+    }
+
+    /// `indices` of `elements` in report order: by key, then in the order given (a stable sort).
+    private static func sorted(_ indices: [Int], of elements: [Element]) -> [Int] {
+        indices.sorted { a, b in
+            let (keyA, keyB) = (elements[a].orderKey, elements[b].orderKey)
+            return keyA < keyB || (keyA == keyB && a < b)
+        }
     }
 
     /// Every element, in memory, in the order made (or sorted, after ``sort()``).
@@ -99,17 +139,21 @@ struct SpilledList<Element: SpillElement> {
     }
 
     /// Puts the elements in report order (by ``SpillElement/orderKey``, ties in the order made). Those written to
-    /// the file stay there when they are in order already and every later one comes after them, as nearly always;
-    /// otherwise all are read back and sorted.
+    /// the file stay there when they are in order already and every one in memory comes after them, as nearly
+    /// always; otherwise all are read back and sorted.
     mutating func sort() {
-        if spilledCount > 0, let last = lastKey {
-            guard inOrder, recent.allSatisfy({ !($0.orderKey < last) }) else {
-                self = SpilledList(recent: all)
-                recent.sort { $0.orderKey < $1.orderKey }
-                return
-            }
+        if spilledCount > 0, let last = lastKey,
+            !(inOrder && recent.allSatisfy({ !($0.orderKey < last) }))
+        {
+            let watched = self.watched
+            self = SpilledList(recent: all)
+            self.watched = watched
         }
-        recent.sort { $0.orderKey < $1.orderKey }
+        let order = Self.sorted(Array(recent.indices), of: recent)
+        if let watched, watched >= spilledCount, let index = order.firstIndex(of: watched - spilledCount) {
+            self.watched = spilledCount + index
+        }
+        recent = order.map { recent[$0] }
     }
 
     private init(recent: [Element]) { self.recent = recent }
@@ -145,6 +189,7 @@ struct SpilledList<Element: SpillElement> {
             encoder.int(key.0)
             encoder.int(key.1)
         }
+        encoder.optional(watched) { $0.int($1) }
     }
 
     /// The list ``encode(to:)`` wrote; its segments are in `file`.
@@ -156,5 +201,6 @@ struct SpilledList<Element: SpillElement> {
         for (index, element) in decoder.array({ ($0.int(), Element.read(from: &$0)) }) { changed[index] = element }
         inOrder = decoder.bool()
         lastKey = decoder.optional { ($0.int(), $0.int()) }
+        watched = decoder.optional { $0.int() }
     }
 }

@@ -423,6 +423,53 @@ struct SpillTests {
         #expect(Self.fields(Array(spilled.processes)) == Self.fields(Array(kept.processes)))
     }
 
+    /// A lane's list, written to the file bit by bit with the frontier its owner gives (no element made later
+    /// comes before it), the element it follows changed before and after it was written: sorted, it is a stable
+    /// sort of everything appended, changes included. When every element honours the frontiers, the file is in
+    /// order (nothing is read back); when some do not, all are read back and sorted, with the same result.
+    @Test func aSpilledListIsAStableSortOfWhatWasAppended() throws {
+        let file = try SpillFile()
+        var random = SplitMix64(seed: 5)
+        func pick(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        var fallBack = 0
+        for round in 0..<400 {
+            let honest = round % 2 == 0
+            var list = SpilledList<Violation>()
+            var model: [Violation] = []
+            var watched: Int?
+            var frontier = 0
+            for step in 0..<pick(90) {
+                switch pick(10) {
+                case 0..<6:
+                    let line = honest || pick(8) > 0 ? frontier + pick(12) : pick(frontier + 1)
+                    let violation = Violation(
+                        rule: .activeTwice, input: "in", line: line, time: nil, state: .active,
+                        event: .didBecomeActive, expected: "", message: "\(step)")
+                    list.append(violation)
+                    model.append(violation)
+                    if pick(3) == 0 {
+                        list.watchLast()
+                        watched = model.count - 1
+                    }
+                case 6:
+                    list.updateWatched { $0.message += "+" }
+                    if let watched { model[watched].message += "+" }
+                case 7, 8:
+                    try list.spill(to: file, frontier: (0, frontier))
+                default:
+                    frontier += pick(6)
+                }
+            }
+            if honest { #expect(list.writtenInOrder, "round \(round)") }
+            if !list.writtenInOrder { fallBack += 1 }
+            list.sort()
+            let expected = model.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            #expect(Array(list.sequence).map(\.message) == expected.map(\.element.message), "round \(round)")
+            #expect(list.count == model.count)
+        }
+        #expect(fallBack > 0, "no round wrote out of order: the reading back is not exercised")
+    }
+
     @Test func theFileIsUnlinkedAtOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
