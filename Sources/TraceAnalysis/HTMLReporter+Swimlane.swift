@@ -177,21 +177,27 @@ extension HTMLReporter {
                 }
             }
 
-            // Scene lanes: one strip each, coloured by state and labelled when there is room.
+            // Scene lanes: one strip each, coloured by state and labelled when there is room. A lane of more than
+            // a few hundred runs draws the runs closer than a pixel to the previous run of their state as one, as
+            // the app delegate's lanes do.
             for (offset, scene) in shownScenes.enumerated() {
                 let y = laneY(lanes.count + offset)
+                let merges = segments(scene: scene).dropFirst(Self.maxEventDots).contains { _ in true }
+                var runs: [(state: AppState, x0: Double, x1: Double, from: Int, to: Int)] = []
+                var lastRun: [AppState: Int] = [:]
                 for segment in segments(scene: scene) {
                     let (x0, x1) = span(segment.from, segment.to)
-                    out += "<rect class=\"state st-\(segment.state.rawValue)\" x=\"\(number(x0))\" "
-                    out += "y=\"\(number(y + 2))\" width=\"\(number(x1 - x0))\" "
-                    out += "height=\"\(number(Self.laneHeight - 4))\"><title>scene \(sceneName(scene).htmlEscaped) · "
-                    out += "\(segment.state.rawValue) · \(lineRange(segment.from, segment.to))</title></rect>\n"
-                    if x1 - x0 >= textWidth(segment.state.rawValue, size: 10) + 6 {
-                        let dark = [.inactive, .launching, .notRunning].contains(segment.state) ? " dark" : ""
-                        out += "<text class=\"seg-label\(dark)\" x=\"\(number(x0 + 3))\" "
-                        out += "y=\"\(number(y + Self.laneHeight / 2 + 3.5))\">\(segment.state.rawValue)</text>\n"
+                    if merges, let index = lastRun[segment.state], x0 - runs[index].x1 < 1 {
+                        runs[index].x1 = max(runs[index].x1, x1)
+                        runs[index].to = segment.to
+                        continue
                     }
+                    if merges { lastRun[segment.state] = runs.count }
+                    runs.append((segment.state, x0, x1, segment.from, segment.to))
+                    // Drawn as they come when not merged: a lane of a few hundred runs.
+                    if !merges { out += sceneRun(runs.removeLast(), scene: scene, y: y) }
                 }
+                for run in runs { out += sceneRun(run, scene: scene, y: y) }
             }
 
             // Exit and violations over the lanes.
@@ -221,6 +227,22 @@ extension HTMLReporter {
         }
 
         // MARK: Lanes
+
+        /// One run of a scene's lane: its strip, and its state's name when there is room.
+        private func sceneRun(
+            _ run: (state: AppState, x0: Double, x1: Double, from: Int, to: Int), scene: String, y: Double
+        ) -> String {
+            var out = "<rect class=\"state st-\(run.state.rawValue)\" x=\"\(number(run.x0))\" "
+            out += "y=\"\(number(y + 2))\" width=\"\(number(run.x1 - run.x0))\" "
+            out += "height=\"\(number(Self.laneHeight - 4))\"><title>scene \(sceneName(scene).htmlEscaped) · "
+            out += "\(run.state.rawValue) · \(lineRange(run.from, run.to))</title></rect>\n"
+            if run.x1 - run.x0 >= textWidth(run.state.rawValue, size: 10) + 6 {
+                let dark = [.inactive, .launching, .notRunning].contains(run.state) ? " dark" : ""
+                out += "<text class=\"seg-label\(dark)\" x=\"\(number(run.x0 + 3))\" "
+                out += "y=\"\(number(y + Self.laneHeight / 2 + 3.5))\">\(run.state.rawValue)</text>\n"
+            }
+            return out
+        }
 
         private func laneBackground(y: Double, label: String, extra: String) -> String {
             var out = "<rect class=\"lane\(extra)\" x=\"\(number(Self.plotLeft))\" y=\"\(number(y))\" "

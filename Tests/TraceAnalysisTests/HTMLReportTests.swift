@@ -156,6 +156,26 @@ struct HTMLReportTests {
         #expect(html.contains("<title>\(count) launches of "))
     }
 
+    /// A scene lane of a few hundred runs draws each; one of thousands draws the runs closer than a pixel to the
+    /// previous run of their state as one (as the app delegate's lanes do), so its swimlane stays small.
+    @Test func aDenseSceneLaneMergesRunsCloserThanAPixel() throws {
+        func html(cycles: Int) throws -> String {
+            var notation = "0 application:didFinishLaunchingWithOptions:\n0.01 applicationDidBecomeActive:\n"
+            for cycle in 0..<cycles {
+                let start = 1 + Double(cycle)
+                notation += "\(start) sceneWillResignActive(_:)\n\(start + 0.1) sceneDidBecomeActive(_:)\n"
+            }
+            let report = try TestSupport.analyzer().analyze(text: ExampleCapture(notation).text, name: "scenes.log")
+            return HTMLReporter.render(report)
+        }
+        let few = try html(cycles: 150)
+        #expect(few.occurrences(of: "<title>scene ") == 300)
+        let many = try html(cycles: 3_000)
+        // 6,000 runs over a thousand pixels: each state's runs are one strip.
+        let runs = many.components(separatedBy: "<title>scene ").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        #expect(runs == ["(unnamed) · inactive · L3–6002", "(unnamed) · active · L4–6003"])
+    }
+
     @Test func renderingIsDeterministic() throws {
         let report = try TestSupport.analyzeAllSamples()
         #expect(HTMLReporter.render(report) == HTMLReporter.render(try TestSupport.analyzeAllSamples()))
