@@ -173,11 +173,13 @@ struct LifecycleStateMachine {
     var violations: [Violation] { raised.all }
 
     /// Writes the violations in memory that no later one can come before to `file`
-    /// (``SpilledList/spill(to:frontier:)``): a violation raised later is at the line of a later event, of the
-    /// event before didFinishLaunching (rule 1) or of the willEnterForeground still waiting (rule 6).
+    /// (``SpilledList/spill(to:frontier:)``): a violation raised later is at the line of a later event or of the
+    /// willEnterForeground still waiting (rule 6, which the next transition or the end decides). Rule 1 may still
+    /// be raised at the line of an event before didFinishLaunching, but only if one comes, which a process the
+    /// capture joined midway never logs: holding everything back for it would keep all in memory, so such a late
+    /// violation sends the lane back to be sorted instead (``SpilledList/sort()``).
     mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) {
-        let earliest = [firstEventBeforeLaunch?.occurrence.line, pendingForeground?.line].compactMap { $0 }.min()
-        try raised.spill(to: file, frontier: (0, earliest ?? Int.max))
+        try raised.spill(to: file, frontier: (0, pendingForeground?.line ?? Int.max))
     }
 
     /// The violations in line order (those in the file nearly always stay there, ``SpilledList/sort()``), read
