@@ -36,18 +36,15 @@ struct SpilledList<Element: SpillElement> {
     private var segmentEnds: [Int] = []
     /// Written elements changed since (a memory warning that a later one extended), by index.
     private var changed: [Int: Element] = [:]
-    /// Whether the written elements are in report order, each segment's after the last one's.
-    private var inOrder = true
+    /// Whether the written elements are in report order, each segment's after the last one's (``sort()`` then
+    /// leaves them in the file).
+    private(set) var writtenInOrder = true
     /// The ``SpillElement/orderKey`` of the last element written.
     private var lastKey: (Int, Int)?
     /// Where the element the owner follows is (``watchLast()``), kept up to date as elements are written and sorted.
     private(set) var watched: Int?
 
     init() {}
-
-    /// Whether the elements written are in report order, each segment after the one before (``sort()`` then
-    /// leaves them in the file).
-    var writtenInOrder: Bool { inOrder }
 
     var spilledCount: Int { segmentEnds.last ?? 0 }
     var count: Int { spilledCount + recent.count }
@@ -111,7 +108,7 @@ struct SpilledList<Element: SpillElement> {
         var last = lastKey ?? recent[ready[0]].orderKey
         for index in ready {
             let key = recent[index].orderKey
-            if key < last { inOrder = false }
+            if key < last { writtenInOrder = false }
             last = key
         }
         lastKey = last
@@ -143,7 +140,7 @@ struct SpilledList<Element: SpillElement> {
     /// always; otherwise all are read back and sorted.
     mutating func sort() {
         if spilledCount > 0, let last = lastKey,
-            !(inOrder && recent.allSatisfy({ !($0.orderKey < last) }))
+            !(writtenInOrder && recent.allSatisfy({ !($0.orderKey < last) }))
         {
             let watched = self.watched
             self = SpilledList(recent: all)
@@ -184,7 +181,7 @@ struct SpilledList<Element: SpillElement> {
             encoder.int(entry.key)
             entry.value.write(to: &encoder)
         }
-        encoder.bool(inOrder)
+        encoder.bool(writtenInOrder)
         encoder.optional(lastKey) { encoder, key in
             encoder.int(key.0)
             encoder.int(key.1)
@@ -199,7 +196,7 @@ struct SpilledList<Element: SpillElement> {
         self.file = segments.isEmpty ? nil : file
         segmentEnds = decoder.array { $0.int() }
         for (index, element) in decoder.array({ ($0.int(), Element.read(from: &$0)) }) { changed[index] = element }
-        inOrder = decoder.bool()
+        writtenInOrder = decoder.bool()
         lastKey = decoder.optional { ($0.int(), $0.int()) }
         watched = decoder.optional { $0.int() }
     }
