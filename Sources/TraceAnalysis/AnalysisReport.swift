@@ -35,8 +35,9 @@ public struct AnalysisReport: Sendable {
     /// The per-app and per-input table (``Aggregate``), added up once however many reports show it.
     var aggregate: Aggregate { derived.aggregate.value { Aggregate(self) } }
 
-    /// Every CI finding (``CIFinding/all(in:)``), listed once however many reports show them.
-    var ciFindings: [CIFinding] { derived.findings.value { CIFinding.findings(in: self) } }
+    /// The CI findings as the Markdown and GitHub reports list them (``CIFinding/Digest``: the first
+    /// ``CIFinding/listed`` in order, the counts), summed up once however many reports show them.
+    var ciDigest: CIFinding.Digest { derived.digest.value { CIFinding.Digest(self, limit: CIFinding.listed) } }
 
     /// Every violation of every process, in input then line order.
     public var violations: [Violation] { processes.flatMap(\.violations) }
@@ -152,7 +153,7 @@ extension AnalysisReport {
     fileprivate final class Derived: Sendable {
         let totals = Once<Totals>()
         let aggregate = Once<Aggregate>()
-        let findings = Once<[CIFinding]>()
+        let digest = Once<CIFinding.Digest>()
         let byInput = Once<[String: [Int]]>()
     }
 }

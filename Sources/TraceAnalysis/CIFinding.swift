@@ -82,10 +82,11 @@ struct CIFinding: Sendable {
         }
     }
 
-    /// Every finding of `report`, in input order, then line order (listed once per report).
-    static func all(in report: AnalysisReport) -> [CIFinding] { report.ciFindings }
+    /// At most this many findings of a report are listed by the CI reports (the Markdown summary its first 25).
+    static let listed = 1_000
 
-    static func findings(in report: AnalysisReport) -> [CIFinding] {
+    /// Every finding of `report`, in input order, then line order (the reports list the first ones: ``Digest``).
+    static func all(in report: AnalysisReport) -> [CIFinding] {
         var found: [(key: Key, finding: CIFinding)] = []
         forEach(in: report) { found.append(($0, $1)) }
         return found.sorted { $0.key < $1.key }.map(\.finding)
@@ -113,18 +114,9 @@ struct CIFinding: Sendable {
         }
     }
 
-    /// The findings of one process (the one at `index`), in line order.
-    static func findings(of process: ProcessReport, at index: Int, options: AnalysisOptions) -> [CIFinding] {
-        var found: [CIFinding] = []
-        forEach(of: process, at: index, options: options) { found.append($0) }
-        // Stable: findings on one line keep the order they are made in.
-        return found.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
-            .map(\.element)
-    }
-
     /// The first ``limit`` of any number of findings in an order (``Key``), offered one at a time: the others are
     /// only counted. A process of hundreds of thousands of violations is summed up without holding them.
-    struct First {
+    struct First: Sendable {
         let limit: Int
         private var kept: [(key: Key, finding: CIFinding)] = []
         /// How many were offered.
@@ -155,7 +147,7 @@ struct CIFinding: Sendable {
 
     /// The first findings of a process or a report in order, those that fail the run and those that do not
     /// apart, with counts (of all, and by input): what the CI reports show, made in one pass.
-    struct Digest {
+    struct Digest: Sendable {
         var first: First
         var failing: First
         var reported: First

@@ -8,10 +8,10 @@
 public enum GitHubReporter {
     /// At most this many findings are annotated (the first in input and line order, failing or not); a notice
     /// counts the others. GitHub shows at most 10 error and 10 warning annotations of a step, 50 of a job.
-    static let annotationLimit = 1_000
+    static let annotationLimit = CIFinding.listed
 
     public static func render(_ report: AnalysisReport) -> String {
-        let findings = CIFinding.Digest(report, limit: annotationLimit)
+        let findings = report.ciDigest
         var byInput: [String: [CIFinding]] = [:]
         for finding in findings.first.findings { byInput[finding.input, default: []].append(finding) }
         let noEvents = report.exitStatus == .inputProblem && report.failedInputs.isEmpty

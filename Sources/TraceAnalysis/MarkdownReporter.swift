@@ -11,7 +11,8 @@ public enum MarkdownReporter {
     static let foldedInputs = 10
 
     public static func render(_ report: AnalysisReport) -> String {
-        let findings = CIFinding.Digest(report, limit: findingLimit)
+        // Its list is the first `findingLimit` of the digest's.
+        let findings = report.ciDigest
         var out = title(report) + "\n\n" + overview(report)
         out += apps(report.aggregate)
         out += findingList(findings, report)

@@ -59,9 +59,6 @@ struct ScenarioDetector {
     /// Every episode so far, in the order closed (sorted by ``finish(lastRecord:)``).
     var episodes: [Episode] { closed.all }
 
-    /// How many episodes there are so far.
-    var episodeCount: Int { closed.count }
-
     /// Writes the episodes in memory that no later episode can come before to `file` (``SpilledList/spill(to:frontier:)``):
     /// an episode closed later starts at what is pending or later (a kill comes last whatever its start).
     mutating func spill(to file: SpillFile) throws(TraceAnalyzeError) {

@@ -29,7 +29,7 @@ extension Violation: SpillElement {
 /// thousands keeps a few in memory (see `Documentation/Performance.md`, eighth session).
 struct SpilledList<Element: SpillElement> {
     /// Those made since the last spill.
-    private(set) var recent: [Element] = []
+    private var recent: [Element] = []
     private var file: SpillFile?
     private var segments: [SpillFile.Segment] = []
     /// How many elements the segments up to each hold.
@@ -48,7 +48,6 @@ struct SpilledList<Element: SpillElement> {
 
     var spilledCount: Int { segmentEnds.last ?? 0 }
     var count: Int { spilledCount + recent.count }
-    var isEmpty: Bool { count == 0 }
 
     mutating func append(_ element: Element) { recent.append(element) }
 
