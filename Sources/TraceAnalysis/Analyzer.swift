@@ -146,6 +146,19 @@ public struct Analyzer: Sendable {
         }
     }
 
+    /// Analyses `bytes` read in chunks of `chunkSize`, with or without the runs of repeated headers
+    /// (``HeaderRun``), and says how many lines the runs took (tests: the runs change nothing but that).
+    func analyze(
+        bytes: [UInt8], chunkSize: Int, maximumLineLength: Int = LineReader.defaultMaximumLineLength,
+        headerRuns: Bool
+    ) -> (report: AnalysisReport, runLines: Int) {
+        var analysis = InputAnalysis(name: "capture", analyzer: self, modified: nil, headerRuns: headerRuns)
+        analysis.read(LineReader(bytes: bytes, chunkSize: chunkSize, maximumLineLength: maximumLineLength))
+        let runLines = analysis.runLines
+        let (summary, processes) = analysis.finish()
+        return (AnalysisReport(inputs: [summary], processes: processes, options: options), runLines)
+    }
+
     private func run(_ name: String, modified: Int64?, _ reader: consuming LineReader) -> (
         InputSummary, ProcessReports
     ) {
@@ -258,7 +271,27 @@ struct InputAnalysis {
     /// Live mode's hooks (nil in a batch).
     private let tracking: LiveTracking?
 
-    init(name: String, analyzer: Analyzer, modified: Int64?, tracking: LiveTracking? = nil) {
+    /// The runs of lines that repeat the header of a quick record (``HeaderRun``): nil where they cannot be taken
+    /// (live mode, or a vocabulary with entries the keyword marks do not find). Each quick record arms its shape
+    /// (``armRun(_:format:_:time:)``); a line read one by one disarms both, unless it is a quick record itself.
+    private let headerRun: HeaderRun?
+    /// The shapes armed: bit 0 classic, bit 1 modern; and those armed before the line being read one by one.
+    private var armed: UInt32 = 0
+    private var armedBefore: UInt32 = 0
+    /// What a record of each shape armed is read as: the arming record's timestamp, its second in microseconds,
+    /// and its format.
+    private struct Clock {
+        var time = Timestamp(wallMicros: 0, utcOffsetSeconds: nil, fractionDigits: 0)
+        var second: Int64 = 0
+        var format = 0
+    }
+    private var clocks = (classic: Clock(), modern: Clock())
+    /// Lines the runs took (tests).
+    private(set) var runLines = 0
+
+    init(
+        name: String, analyzer: Analyzer, modified: Int64?, tracking: LiveTracking? = nil, headerRuns: Bool = true
+    ) {
         self.name = name
         self.tracking = tracking
         self.options = analyzer.options
@@ -277,6 +310,9 @@ struct InputAnalysis {
         let catalog = analyzer.catalog
         self.rawContinuationFormats = catalog.formats.map(\.format.rawContinuations)
         self.mode = catalog.recordFormats.isEmpty ? .bare : (catalog.fallback == nil ? .formatted : .sniffing)
+        self.headerRun =
+            headerRuns && tracking == nil && recognizer.needsMarkedKeyword
+            ? recognizer.keywordSearch.map(HeaderRun.init) : nil
     }
 
     /// The summary of an input that could not be read.
@@ -294,7 +330,11 @@ struct InputAnalysis {
         }
         defer { marks = nil }
         do {
-            try reader.forEachLine { line, _ in consume(line) }
+            if headerRun != nil {
+                try reader.forEachLine(runs: { run in takeRun(run) }) { line, _ in consume(line) }
+            } else {
+                try reader.forEachLine { line, _ in consume(line) }
+            }
         } catch {
             let reason = String(describing: error)
             summary.error = .readFailed(
@@ -308,6 +348,8 @@ struct InputAnalysis {
 
     /// One physical line, without its ending.
     mutating func consume(_ line: UnsafeRawBufferPointer) {
+        armedBefore = armed
+        armed = 0
         summary.lines += 1
         let number = summary.lines
         failureLog.line = number
@@ -351,6 +393,8 @@ struct InputAnalysis {
         mode = decided
         let lines = held
         held = []
+        // The held lines are read one by one: what they arm is not what the line being read leaves.
+        defer { (armed, armedBefore) = (0, 0) }
         for (bytes, number, count) in lines {
             bytes.withUnsafeBytes { line in
                 var offset = 0
@@ -513,13 +557,116 @@ struct InputAnalysis {
             // The name and pid are those of entry `repeated`: what the lookup by name and pid would find there.
             if repeated != cachedRecent { recentHit(repeated) }
             let time = parser.quickTimestamp(header, format: format, in: line)
-            return recent[repeated].timeline.with { noteRecord($0, message: message, number, time) }
+            recent[repeated].timeline.with { noteRecord($0, message: message, number, time) }
+            if headerRun != nil, let time, bracketDepth == 0 { armRun(header, format: format, line, time: time) }
+            return
         }
         let (time, process, pid) = parser.quickFields(header, format: format, in: line)
         let timeline = timeline(
             nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time)
-        tails[cachedRecent] = NSLogHeader.Tail(header, in: line)
+        setTail(cachedRecent, NSLogHeader.Tail(header, in: line))
         timeline.with { noteRecord($0, message: message, number, time) }
+        if headerRun != nil, let time, bracketDepth == 0 { armRun(header, format: format, line, time: time) }
+    }
+
+    /// The header tail of entry `index` of `recent`, here and in ``headerRun``.
+    private mutating func setTail(_ index: Int, _ tail: NSLogHeader.Tail?) {
+        tails[index] = tail
+        headerRun?.setTail(
+            index, words: tail?.words ?? (0, 0, 0, 0), count: tail?.count ?? 0, modern: tail?.shape == .modern)
+    }
+
+    /// Arms ``headerRun`` for the shape of the record just read (`header` of `line`, a record of NSLog format
+    /// `format` at `time`): the lines of that shape that repeat its date, time to the second, fraction length and
+    /// zone, with the header tail of a recent incarnation, are records of the same format at the same second. The
+    /// other shape stays armed if it was: this record leaves nothing that would read its lines differently.
+    @inline(__always)
+    private mutating func armRun(
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp
+    ) {
+        guard let headerRun, let base = line.baseAddress, parser.isoLikeTimestamps(format: format) else { return }
+        let digits = Int(time.fractionDigits)
+        let zoneCount = header.timestamp.upperBound &- 20 &- digits
+        guard digits > 0, zoneCount >= 0, zoneCount <= 8 else { return }
+        let zone =
+            zoneCount == 0
+            ? 0
+            : base.loadUnaligned(fromByteOffset: 20 &+ digits, as: UInt64.self) & (~0 &>> UInt64(64 &- 8 &* zoneCount))
+        let modern = header.shape == .modern
+        headerRun.arm(
+            modern: modern,
+            date: (
+                base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                base.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+            ), fractionDigits: digits, zone: zone, zoneCount: zoneCount)
+        let clock = Clock(
+            time: time, second: Timestamp.floorDivide(time.wallMicros, 1_000_000).0 &* 1_000_000, format: format)
+        if modern { clocks.modern = clock } else { clocks.classic = clock }
+        armed = armedBefore | (modern ? 2 : 1)
+    }
+
+    /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:)``
+    /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
+    /// armed second plus its fraction, whose message means nothing.
+    private mutating func takeRun(_ run: LineReader.Run) -> (lines: Int, next: Int) {
+        guard armed != 0, let headerRun else { return (0, run.start) }
+        var next = run.start
+        var number = summary.lines
+        var taken = 0
+        // Records of one incarnation and shape in a row, each at or after the one before, are noted together: the
+        // first as any record, the others as a group (the same effect as one by one).
+        var modern = false
+        var micros: Int64 = 0
+        var grouped = 0
+        @inline(__always) func time(modern: Bool, micros: Int64) -> Timestamp {
+            var time = modern ? clocks.modern.time : clocks.classic.time
+            time.wallMicros = (modern ? clocks.modern.second : clocks.classic.second) &+ micros
+            return time
+        }
+        @inline(__always) func flush(_ number: Int) {
+            guard grouped > 0 else { return }
+            let time = time(modern: modern, micros: micros)
+            recent[cachedRecent].timeline.with { $0.noteRecords(grouped, line: number, time: time) }
+            grouped = 0
+        }
+        repeat {
+            (taken, next) = headerRun.run(
+                armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
+                candidates: run.candidates, maximumLineLength: run.maximumLineLength)
+            for index in 0..<taken {
+                let tail = headerRun.tail(index)
+                let isModern = headerRun.isModern(index)
+                let fraction = headerRun.micros(index)
+                if tail == cachedRecent, isModern == modern, fraction >= micros, number > summary.lines {
+                    number &+= 1
+                    grouped &+= 1
+                    micros = fraction
+                    count(format: modern ? clocks.modern.format : clocks.classic.format)
+                    continue
+                }
+                flush(number)
+                number &+= 1
+                if tail != cachedRecent { recentHit(tail) }
+                modern = isModern
+                micros = fraction
+                count(format: modern ? clocks.modern.format : clocks.classic.format)
+                let time = time(modern: modern, micros: micros)
+                if recent[tail].timeline.with({ $0.noteRecord(line: number, time: time) }) {
+                    summary.clockAnomalies += 1
+                }
+            }
+        } while taken == HeaderRun.capacity
+        flush(number)
+        let lines = number &- summary.lines
+        guard lines > 0 else { return (0, run.start) }
+        summary.lines = number
+        runLines &+= lines
+        failureLog.line = number
+        rawContinuations = rawContinuationFormats[modern ? clocks.modern.format : clocks.classic.format]
+        lastTimeline = recent[cachedRecent].timeline.object
+        lastTime = time(modern: modern, micros: micros)
+        lastEvent = nil
+        return (lines, next)
     }
 
     /// A line of no format that is a record of the fallback format (bare lines).
@@ -651,7 +798,7 @@ struct InputAnalysis {
             recent[recentNext] = entry
             recentNext = (recentNext + 1) % Self.recentCapacity
         }
-        tails[cachedRecent] = nil  // the tail of the entry replaced
+        setTail(cachedRecent, nil)  // the tail of the entry replaced
         return entry.2
     }
 
@@ -711,7 +858,7 @@ struct InputAnalysis {
         recent.removeAll()
         recentNext = 0
         cachedRecent = -1
-        for index in tails.indices { tails[index] = nil }
+        for index in tails.indices { setTail(index, nil) }
     }
 
     /// Incarnations written out and not read back since (tests).

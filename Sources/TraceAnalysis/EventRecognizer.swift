@@ -206,12 +206,16 @@ public final class EventRecognizer {
         self.init(compiled: try Compiled(vocabulary))
     }
 
+    /// Whether a message none of whose positions a reader's one-pass scan marked (``LineReader/marks``) means
+    /// nothing: every entry has keywords, and the scan looks for them.
+    var needsMarkedKeyword: Bool { unfiltered == nil && keywordSearch != nil }
+
     /// The index of the vocabulary entry the message means, or nil. `marks`: where a reader's one-pass scan
     /// marked the positions a keyword can begin at (``LineReader/marks``), for a message inside its buffer.
     @inline(__always)
     public func entryIndex(_ message: UnsafeRawBufferPointer, marks: LiteralSearch.Marks? = nil) -> Int? {
         // Most messages hold no keyword, and most of those have none of their positions marked: two loads.
-        if unfiltered == nil, keywordSearch != nil, let marks, marks.noneMarked(in: message) { return nil }
+        if needsMarkedKeyword, let marks, marks.noneMarked(in: message) { return nil }
         return searchedEntryIndex(message, marks: marks)
     }
 

@@ -128,6 +128,14 @@ public struct LineReader: ~Copyable {
             bits = end > 0 ? marks?[0] ?? 0 : 0
         }
 
+        /// Goes on from `offset` (a line's start) instead of the last line feed handed out.
+        @inline(__always)
+        mutating func skip(to offset: Int) {
+            guard let marks else { return from = offset }
+            word = offset &>> 6
+            bits = offset < end ? marks[word] & (~0 &<< UInt64(offset & 63)) : 0
+        }
+
         @inline(__always)
         mutating func next() -> Int? {
             guard let marks else {
@@ -201,9 +209,39 @@ public struct LineReader: ~Copyable {
         return take
     }
 
+    /// Where a caller can read lines of the buffer itself (``forEachLine(runs:_:)``): the next line starts at
+    /// `start`, the bytes read end at `end`, and the reader's marks of them are `newlines` and `candidates`.
+    public struct Run {
+        public let buffer: UnsafeRawPointer
+        public let start: Int
+        public let end: Int
+        public let newlines: UnsafePointer<UInt64>
+        public let candidates: UnsafePointer<UInt64>
+        public let maximumLineLength: Int
+    }
+
     /// Calls `body` with each line (without its ending) and whether it was cut, until the end of input.
     /// Throws the `errno` of a failed read.
+    @inline(__always)
     public mutating func forEachLine(_ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void) throws {
+        try forEachLine(runs: { _ in (0, 0) }, takingRuns: false, body)
+    }
+
+    /// ``forEachLine(_:)``, where `runs`, when the reader marks keywords (``markKeywords(_:)``), is asked before
+    /// each line whether it takes the lines from there itself: it returns how many whole lines it took (each
+    /// ending with an LF before `end`, no longer than ``maximumLineLength``) and where the next begins; `body` is
+    /// not called for them.
+    public mutating func forEachLine(
+        runs: (Run) -> (lines: Int, next: Int), _ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void
+    ) throws {
+        try forEachLine(runs: runs, takingRuns: true, body)
+    }
+
+    @inline(__always)
+    private mutating func forEachLine(
+        runs: (Run) -> (lines: Int, next: Int), takingRuns: Bool,
+        _ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void
+    ) throws {
         var pending = 0  // bytes at the start of `buffer` that belong to an unfinished line
         var skipping = false  // discarding the rest of a line that was already handed out cut
         while true {
@@ -218,7 +256,20 @@ public struct LineReader: ~Copyable {
             mark(end)
             var start = 0
             var lineFeeds = Newlines(newlines, buffer, end: end)
-            while let newline = lineFeeds.next() {
+            while true {
+                if takingRuns, !skipping, let newlines, let candidates {
+                    let taken = runs(
+                        Run(
+                            buffer: UnsafeRawPointer(buffer), start: start, end: end,
+                            newlines: UnsafePointer(newlines), candidates: UnsafePointer(candidates),
+                            maximumLineLength: maximumLineLength))
+                    if taken.lines > 0 {
+                        lineCount &+= taken.lines
+                        start = taken.next
+                        lineFeeds.skip(to: start)
+                    }
+                }
+                guard let newline = lineFeeds.next() else { break }
                 if skipping {
                     skipping = false
                 } else if newline &- start > maximumLineLength,

@@ -345,6 +345,16 @@ final class ProcessTimeline {
         return anomaly
     }
 
+    /// ``noteRecord(line:time:)`` for `count` more records up to `line`, the last at `time`, after one noted at or
+    /// before each of them in time (no clock anomaly among them, and nothing left to take back).
+    @inline(__always)
+    func noteRecords(_ count: Int, line: Int, time: Timestamp) {
+        records &+= count
+        lastLine = line
+        lastTime = time
+        lastTimedLine = line
+    }
+
     /// A record at `line` earlier than the one before (`previous`, at ``lastTimedLine``).
     @inline(never)
     private func noteClockAnomaly(line: Int, time: Timestamp, previous: Timestamp) {

@@ -242,6 +242,15 @@ public struct RecordParser {
         )
     }
 
+    /// Whether format `format` reads an NSLog header's timestamp as ``TimestampLayout/isoLike`` does: the seconds
+    /// from its first 19 bytes, the microseconds from its fraction's first six digits, the zone from what follows.
+    func isoLikeTimestamps(format: Int) -> Bool {
+        switch groups[format].layout {
+        case .isoLike, .timeOfDay: return true  // a time of day after a date is read as iso-like
+        case .syslog, nil: return false
+        }
+    }
+
     /// The timestamp of a record of NSLog format `format` (for a line whose process and pid are known, alone).
     @inline(__always)
     mutating func quickTimestamp(_ header: NSLogHeader.Match, format: Int, in line: UnsafeRawBufferPointer)

@@ -84,4 +84,55 @@ void csimd_scan(
 /// buffer only, without ASCII case), or -1: the check of a position `csimd_scan` marked.
 int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position);
 
+/// The header tail of a recent incarnation (` name[pid:`, 8 to 32 bytes, as `NSLogHeader.Tail` keeps it): bytes
+/// 0–7, 8–15, 16–23 and the last eight as little-endian words; `count` 0 for none.
+typedef struct {
+    uint64_t words[4];
+    uint32_t count;
+    uint32_t modern;
+} csimd_header_tail;
+
+#define CSIMD_HEADER_TAILS 8
+
+/// What the lines of a run repeat from the record that armed their shape (classic or modern): the first 20 bytes
+/// (`YYYY-MM-DD HH:MM:SS.`, as three little-endian words: bytes 0–7, 8–15, 12–19), how many fraction digits follow
+/// (1–3 classic, 4–9 modern), and the zone after them (`zone_count` bytes, 0–8, as a little-endian word).
+typedef struct {
+    uint64_t date[3];
+    uint64_t zone;
+    uint32_t zone_count;
+    uint32_t fraction_digits;
+} csimd_header_clock;
+
+/// A run's state: the clock of each shape (0 classic, 1 modern), the vocabulary's keywords (whose candidates the
+/// reader marked), and the header tails of the recent incarnations, `hint` the one tried first (the last one a
+/// line repeated, kept up to date by `csimd_header_run`).
+typedef struct {
+    csimd_header_clock clocks[2];
+    const csimd_literals *keywords;
+    uint32_t hint;
+    uint32_t reserved;
+    csimd_header_tail tails[CSIMD_HEADER_TAILS];
+} csimd_header_state;
+
+/// One line of a run: the tail it repeats, its shape (1 modern), and the microseconds of its fraction (its first
+/// six digits).
+typedef struct {
+    uint16_t tail;
+    uint16_t modern;
+    uint32_t micros;
+} csimd_header_record;
+
+/// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes, without
+/// a CR, that are NSLog records of a shape armed in `armed` (bit 0 classic, bit 1 modern) repeating its clock's
+/// date, time to the second, fraction length and zone and one of the state's tails, whose message holds none of
+/// the keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`: up to `capacity` of them
+/// go to `out`, and the count is returned, with `*next` the offset after the last one's LF (`start` when none).
+/// Such a line is exactly what the NSLog patterns read as a record of that incarnation whose message means
+/// nothing; the first line that is not ends the run.
+size_t csimd_header_run(
+    csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
+    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_record *out, size_t capacity,
+    size_t *next);
+
 #endif

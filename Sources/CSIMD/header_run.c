@@ -1,0 +1,172 @@
+#include "csimd.h"
+
+#include <string.h>
+
+// The run of NSLog lines that repeat the header of the record before them (`csimd_header_run`): a loop over a
+// chunk's lines with no call per line, for the lines of an NSLog capture that say nothing but that their process
+// logged at this time.
+
+static inline __attribute__((always_inline)) uint64_t run_load8(const uint8_t *p) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    return word;  // little-endian: the targets are x86-64 and AArch64
+}
+
+/// Per byte of `word`, bits of its high nibble set where the byte is no ASCII digit; only the lowest such byte is
+/// sure (the same test as the Swift `NSLogHeader.nonDigits`).
+static inline __attribute__((always_inline)) uint64_t run_non_digits(uint64_t word) {
+    const uint64_t offset = word ^ 0x3030303030303030ull;
+    return (offset & 0xF0F0F0F0F0F0F0F0ull) | ((offset + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull);
+}
+
+/// The value of the first `count` (1–8) bytes of `word`, ASCII digits (`TimestampLayout.decimal`).
+static inline __attribute__((always_inline)) uint64_t run_decimal(uint64_t word, unsigned count) {
+    const unsigned shift = 8 * (8 - count);
+    uint64_t value = ((word << shift) | (count == 8 ? 0 : 0x3030303030303030ull >> (8 * count))) -
+                     0x3030303030303030ull;
+    value = (value * 10 + (value >> 8)) & 0x00FF00FF00FF00FFull;
+    value = (value * 100 + (value >> 16)) & 0x0000FFFF0000FFFFull;
+    value = (value * 10000 + (value >> 32)) & 0xFFFFFFFFull;
+    return value;
+}
+
+static const uint32_t run_micro_scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+
+/// Per byte: 1 where it may be in a modern header's thread (`\d`), 2 where in a classic one's (`[0-9A-Fa-fx]`).
+static const uint8_t run_thread_bytes[256] = {
+    ['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3, ['5'] = 3, ['6'] = 3, ['7'] = 3, ['8'] = 3, ['9'] = 3,
+    ['A'] = 2, ['B'] = 2, ['C'] = 2, ['D'] = 2, ['E'] = 2, ['F'] = 2,
+    ['a'] = 2, ['b'] = 2, ['c'] = 2, ['d'] = 2, ['e'] = 2, ['f'] = 2, ['x'] = 2,
+};
+
+/// Whether `tail` is at `at`, with `room` bytes left in the line.
+static inline __attribute__((always_inline)) int run_tail_at(
+    const csimd_header_tail *tail, const uint8_t *at, size_t room, int modern) {
+    const size_t size = tail->count;
+    if (size == 0 || size > room || tail->modern != (uint32_t)modern) return 0;
+    if (run_load8(at + size - 8) != tail->words[3]) return 0;
+    if (size > 8 && run_load8(at) != tail->words[0]) return 0;
+    if (size > 16 && run_load8(at + 8) != tail->words[1]) return 0;
+    return size <= 24 || run_load8(at + 16) == tail->words[2];
+}
+
+/// The length of the run of thread bytes at `p`, at most `room`: digits (modern) or `[0-9A-Fa-fx]` (classic);
+/// eight bytes at a time for the digits of a modern header.
+static inline __attribute__((always_inline)) size_t run_thread(const uint8_t *p, size_t room, int modern) {
+    size_t index = 0;
+    if (modern) {
+        while (index + 8 <= room) {
+            const uint64_t marks = run_non_digits(run_load8(p + index));
+            if (marks) return index + (size_t)(__builtin_ctzll(marks) >> 3);
+            index += 8;
+        }
+    }
+    const uint8_t class = modern ? 1 : 2;
+    while (index < room && (run_thread_bytes[p[index]] & class)) index++;
+    return index;
+}
+
+/// Whether a literal of `keywords` begins at a position of `message[0..<count]` that `candidates` marks (bit
+/// `offset + p` for position p), as the line-by-line path's keyword search would find it.
+static inline __attribute__((always_inline)) int run_has_keyword(
+    const csimd_literals *keywords, const uint8_t *message, size_t count, const uint64_t *candidates, size_t offset) {
+    if (count < 3) return 0;
+    const size_t end = offset + count - 2;
+    size_t word = offset >> 6;
+    uint64_t bits = candidates[word] & (~0ull << (offset & 63));
+    for (;;) {
+        while (bits == 0) {
+            if (((word + 1) << 6) >= end) return 0;
+            bits = candidates[++word];
+        }
+        const size_t position = (word << 6) | (size_t)__builtin_ctzll(bits);
+        if (position >= end) return 0;
+        bits &= bits - 1;
+        if (csimd_literal_verify(keywords, message, count, position - offset) >= 0) return 1;
+    }
+}
+
+size_t csimd_header_run(
+    csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
+    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_record *out, size_t capacity,
+    size_t *next) {
+    size_t position = start;
+    size_t lines = 0;
+    uint32_t hint = state->hint < CSIMD_HEADER_TAILS ? state->hint : 0;
+    size_t word = start >> 6;
+    uint64_t bits = start < end ? newlines[word] & (~0ull << (start & 63)) : 0;
+    while (lines < capacity) {
+        // The line's end: the next LF of the chunk.
+        while (bits == 0) {
+            if (((word + 1) << 6) >= end) goto done;
+            bits = newlines[++word];
+        }
+        const size_t lf = (word << 6) | (size_t)__builtin_ctzll(bits);
+        if (lf >= end) break;
+        const size_t count = lf - position;
+        if (count < 28 || count > max_line) break;
+        const uint8_t *line = bytes + position;
+        if (line[count - 1] == 0x0D) break;  // CRLF: left to the line-by-line path
+        // The fraction's digits give the shape (1–3 classic, 4–9 modern), and the shape the clock armed for it.
+        const uint64_t fraction = run_load8(line + 20);
+        const uint64_t marks = run_non_digits(fraction);
+        unsigned digits = marks ? (unsigned)(__builtin_ctzll(marks) >> 3) : 8;
+        if (digits == 8 && (uint8_t)(line[28] - '0') < 10) {
+            if ((uint8_t)(line[29] - '0') < 10) break;  // ten digits or more: no NSLog header (or line[29] is the LF)
+            digits = 9;
+        }
+        if (digits == 0) break;
+        const int modern = digits > 3;
+        if (!(armed & (1u << modern))) break;
+        const csimd_header_clock *clock = &state->clocks[modern];
+        if (clock->fraction_digits != digits) break;
+        // The date and time to the second, and the zone: the armed record's bytes.
+        if (run_load8(line) != clock->date[0] || run_load8(line + 8) != clock->date[1] ||
+            run_load8(line + 12) != clock->date[2])
+            break;
+        const size_t timestamp_end = 20 + digits + clock->zone_count;
+        if (timestamp_end > count) break;
+        if (clock->zone_count &&
+            (run_load8(line + 20 + digits) & (~0ull >> (8 * (8 - clock->zone_count)))) != clock->zone)
+            break;
+        const uint32_t micros = digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
+                                            : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) /
+                                                         (digits == 7 ? 10 : 100));
+        // The header tail (` name[pid:`) of one of the recent incarnations: the last one's first (at most one can
+        // be there: a tail runs to the colon after the digits after the first bracket).
+        const uint8_t *at = line + timestamp_end;
+        const size_t room = count - timestamp_end;
+        uint32_t tail = hint;
+        if (!run_tail_at(&state->tails[tail], at, room, modern)) {
+            uint32_t t = 0;
+            for (; t < CSIMD_HEADER_TAILS; t++) {
+                if (t != hint && run_tail_at(&state->tails[t], at, room, modern)) break;
+            }
+            if (t == CSIMD_HEADER_TAILS) break;
+            tail = hint = t;
+        }
+        // `(?<thread>\d+)\]` (modern) or `(?<thread>[0-9A-Fa-fx]+)\]` (classic), then ` ?(?<message>.*)$`.
+        size_t index = timestamp_end + state->tails[tail].count;
+        const size_t thread = run_thread(line + index, count - index, modern);
+        index += thread;
+        if (thread == 0 || index >= count || line[index] != ']') break;
+        index++;
+        if (index < count && line[index] == ' ') index++;
+        // A message that may open a dump, or holds a keyword, is the line-by-line path's.
+        if (index < count) {
+            const uint8_t last = line[count - 1];
+            if (last == '{' || last == '(' || last == '[') break;
+            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
+        }
+        out[lines].tail = (uint16_t)tail;
+        out[lines].modern = (uint16_t)modern;
+        out[lines].micros = micros;
+        lines++;
+        position = lf + 1;
+        bits &= bits - 1;
+    }
+done:
+    state->hint = hint;
+    *next = position;
+    return lines;
+}

@@ -1,0 +1,89 @@
+import CSIMD
+
+/// Runs of NSLog lines that repeat the header of a record before them, read by one C loop over a chunk
+/// (`csimd_header_run`) instead of line by line: most lines of a capture are a process saying nothing about its
+/// lifecycle at the same second as the line before.
+///
+/// The caller arms a shape (classic or modern NSLog) from a record of it that it read in full
+/// (``arm(modern:date:fractionDigits:zone:zoneCount:)``), keeps the header tails of its recent incarnations in it
+/// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
+/// (``run(armed:_:start:end:newlines:candidates:maximumLineLength:)``): each is described by the tail it repeats,
+/// its shape and the microseconds of its fraction. What such a line means is then known without reading it again.
+public final class HeaderRun {
+    /// Lines described per call at most.
+    public static let capacity = 256
+    /// Tails kept at most.
+    public static let tailCapacity = Int(CSIMD_HEADER_TAILS)
+
+    private let state: UnsafeMutablePointer<csimd_header_state>
+    @usableFromInline
+    let records: UnsafeMutablePointer<csimd_header_record>
+
+    /// A run that skips the lines whose message holds one of `keywords`, where the reader marked their
+    /// candidates (``LiteralSearch/Handle/scan(_:newlines:candidates:)``).
+    public init(keywords: LiteralSearch.Handle) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: csimd_header_state())
+        state.pointee.keywords = keywords.set
+        records = .allocate(capacity: Self.capacity)
+        records.initialize(repeating: csimd_header_record(), count: Self.capacity)
+    }
+
+    deinit {
+        state.deallocate()
+        records.deallocate()
+    }
+
+    /// The header tail of recent incarnation `index` (0..<``tailCapacity``): `count` bytes (8–32; 0 for none) as
+    /// four little-endian words, bytes 0–7, 8–15, 16–23 and the last eight.
+    public func setTail(_ index: Int, words: (UInt64, UInt64, UInt64, UInt64), count: Int, modern: Bool) {
+        precondition(index >= 0 && index < Self.tailCapacity && (count == 0 || (8...32).contains(count)))
+        withUnsafeMutablePointer(to: &state.pointee.tails) { tuple in
+            tuple.withMemoryRebound(to: csimd_header_tail.self, capacity: Self.tailCapacity) { tails in
+                tails[index] = csimd_header_tail(
+                    words: (words.0, words.1, words.2, words.3), count: UInt32(count), modern: modern ? 1 : 0)
+            }
+        }
+    }
+
+    /// What the lines of shape `modern` repeat: the three words of the first 20 bytes (`YYYY-MM-DD HH:MM:SS.`:
+    /// bytes 0–7, 8–15, 12–19), the number of fraction digits (1–3 classic, 4–9 modern), and the zone after them
+    /// (`zoneCount` bytes, 0–8, as a little-endian word).
+    @inline(__always)
+    public func arm(
+        modern: Bool, date: (UInt64, UInt64, UInt64), fractionDigits: Int, zone: UInt64, zoneCount: Int
+    ) {
+        let clock = csimd_header_clock(
+            date: date, zone: zone, zone_count: UInt32(truncatingIfNeeded: zoneCount),
+            fraction_digits: UInt32(truncatingIfNeeded: fractionDigits))
+        if modern { state.pointee.clocks.1 = clock } else { state.pointee.clocks.0 = clock }
+    }
+
+    /// The lines from `start` that end before `end` and repeat the clock of a shape armed in `armed` (bit 0
+    /// classic, bit 1 modern; see `csimd_header_run`): how many (at most ``capacity``; described by ``tail(_:)``,
+    /// ``isModern(_:)`` and ``micros(_:)``) and the offset after the last one. `bytes` is a reader's buffer,
+    /// `newlines` and `candidates` its marks.
+    @inline(__always)
+    public func run(
+        armed: UInt32, _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
+        candidates: UnsafePointer<UInt64>, maximumLineLength: Int
+    ) -> (count: Int, next: Int) {
+        var next = start
+        let count = csimd_header_run(
+            state, armed, bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates,
+            maximumLineLength, records, Self.capacity, &next)
+        return (count, next)
+    }
+
+    /// The tail that line `index` of the last run repeats.
+    @inlinable
+    public func tail(_ index: Int) -> Int { Int(records[index].tail) }
+
+    /// Whether line `index` of the last run is of the modern shape.
+    @inlinable
+    public func isModern(_ index: Int) -> Bool { records[index].modern != 0 }
+
+    /// The microseconds of line `index`'s fraction (its first six digits).
+    @inlinable
+    public func micros(_ index: Int) -> Int64 { Int64(records[index].micros) }
+}

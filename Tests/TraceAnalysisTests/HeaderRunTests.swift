@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import TraceAnalysis
+
+/// The runs of NSLog lines that repeat a record's header (`HeaderRun`, read by one C loop) must change nothing but
+/// the speed: every report is the one the line-by-line path gives, whatever the chunks the input is read in.
+@Suite("Header runs")
+struct HeaderRunTests {
+    /// The JSON and text reports of `bytes` with the runs, at each chunk size, against those without; returns the
+    /// fewest lines the runs took.
+    @discardableResult
+    static func expectSameReports(
+        _ bytes: [UInt8], chunkSizes: [Int], maximumLineLength: Int = LineReader.defaultMaximumLineLength,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Int {
+        let analyzer = try TestSupport.analyzer()
+        var fewest = Int.max
+        for chunk in chunkSizes {
+            let plain = analyzer.analyze(
+                bytes: bytes, chunkSize: chunk, maximumLineLength: maximumLineLength, headerRuns: false)
+            let runs = analyzer.analyze(
+                bytes: bytes, chunkSize: chunk, maximumLineLength: maximumLineLength, headerRuns: true)
+            #expect(plain.runLines == 0, sourceLocation: sourceLocation)
+            // Compared as one value each, so that a failure does not print whole reports.
+            let sameJSON = JSONReporter.bytes(runs.report) == JSONReporter.bytes(plain.report)
+            let sameText = TextReporter().render(runs.report) == TextReporter().render(plain.report)
+            #expect(sameJSON, "JSON differs, chunks of \(chunk)", sourceLocation: sourceLocation)
+            #expect(sameText, "text differs, chunks of \(chunk)", sourceLocation: sourceLocation)
+            for input in runs.report.inputs { TestSupport.expectAccounted(input, sourceLocation: sourceLocation) }
+            fewest = min(fewest, runs.runLines)
+        }
+        return fewest
+    }
+
+    @Test func theSamplesAndTheRealCorpus() throws {
+        let folders = [
+            TestSupport.packageRoot.appendingPathComponent("samples"),
+            TestSupport.packageRoot.appendingPathComponent("../shared/corpus/real"),
+        ]
+        var taken = 0
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for name in names.sorted() where name.hasSuffix(".log") {
+                let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+                taken += try Self.expectSameReports(bytes, chunkSizes: [97, 1 << 20])
+            }
+        }
+        #expect(taken > 0)
+    }
+
+    /// Random captures made to hit every way a line can leave a run, read in chunks from 64 bytes up.
+    @Test(arguments: 0..<12)
+    func randomCaptures(_ seed: Int) throws {
+        var capture = RandomCapture(seed: UInt64(seed))
+        let bytes = capture.make(lines: 3_000)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [64, 331, 4096, 1 << 20])
+        #expect(taken > 300, "the runs took only \(taken) lines: the test no longer exercises them")
+        try Self.expectSameReports(bytes, chunkSizes: [211, 1 << 20], maximumLineLength: 90)
+    }
+}
+
+/// NSLog captures of a few processes, each line drawn to repeat the header before it or to differ from it in one
+/// way: the second, the fraction's length, the zone, the process, the pid, the thread, a message that holds a
+/// keyword or opens a dump, a CR, a line too short or too long, a line of another kind.
+struct RandomCapture {
+    var random: SplitMix64
+    var clock: Int64 = 1_556_966_778 * 1_000_000  // 2019-05-04 10:46:18 in microseconds
+    var processes: [(name: String, pid: Int, modern: Bool, digits: Int, zone: String)] = [
+        ("BackgroundDemo", 12959, false, 3, ""),
+        ("7_1UIViewController", 11606, true, 6, "-0500"),
+        ("My App", 4242, true, 6, "+02:00"),
+        ("a", 7, false, 3, ""),
+        ("AVeryLongProcessNameOfMoreThanThirtyTwoBytes", 31337, true, 6, ""),
+        ("Journal", 1_880_001, true, 9, "Z"),
+    ]
+
+    init(seed: UInt64) { random = SplitMix64(seed: seed ^ 0x4845_4144_4552) }
+
+    mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+
+    mutating func digits(_ count: Int) -> String {
+        String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &random))) })
+    }
+
+    mutating func timestamp(digits: Int, zone: String) -> String {
+        let seconds = clock / 1_000_000
+        let days = seconds / 86_400
+        let second = seconds % 86_400
+        // Civil date from days since 1970 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = z / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var fraction = String(clock % 1_000_000 + 1_000_000).dropFirst()
+        while fraction.count < digits { fraction += digits > 6 ? String(Int.random(in: 0...9, using: &random)) : "0" }
+        let date =
+            "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
+        return date + "." + fraction.prefix(digits) + zone
+    }
+
+    mutating func thread(modern: Bool) -> String {
+        if chance(2) { return pick(["", "12g", "X1", "-1"]) }  // no thread a header allows
+        if modern { return digits(Int.random(in: 1...10, using: &random)) }
+        return pick(["60b", "907", "2bde", "0x1a2b", "1F03", "x"])
+    }
+
+    mutating func message() -> String {
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<4:
+            return pick([
+                "applicationDidEnterBackground(_:)", "applicationWillEnterForeground(_:)",
+                "applicationDidBecomeActive(_:)", "applicationWillResignActive(_:)",
+                "Received memory warning.", "application(_:didFinishLaunchingWithOptions:)",
+            ])
+        case 4..<8: return pick(["the background fetch ended", "Foreground colour set", "launching the timer"])
+        case 8..<10: return pick(["Response: {", "items: (", "list ["])
+        case 10..<12: return ""
+        default:
+            let words = ["cache", "hit", "for", "tile", "render", "merge", "token", "HTTP", "GET", "ok", "retry"]
+            return (0..<Int.random(in: 1...20, using: &random)).map { _ in pick(words) }.joined(separator: " ")
+        }
+    }
+
+    mutating func line() -> String {
+        // The clock: mostly a few milliseconds on, sometimes a new second, sometimes back.
+        if chance(3) {
+            clock -= Int64.random(in: 1...5_000, using: &random)
+        } else {
+            clock += Int64.random(in: 0...(chance(5) ? 900_000 : 3_000), using: &random)
+        }
+        if chance(2) { processes[Int.random(in: 0..<processes.count, using: &random)].pid += 1 }  // a relaunch
+        var process = pick(processes)
+        if chance(3) { process.digits = Int.random(in: 1...10, using: &random) }
+        if chance(2) { process.zone = pick(["", "Z", "+0530", "+05:30", "-08", "+1"]) }
+        let header = "\(timestamp(digits: process.digits, zone: process.zone)) \(process.name)[\(process.pid):"
+        var text = header + thread(modern: process.modern) + "]" + (chance(95) ? " " : "") + message()
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<2: text += "\r"
+        case 2..<4: text += " " + String(repeating: "long ", count: 30)
+        case 4..<6: text = String(text.prefix(Int.random(in: 20...30, using: &random)))
+        case 6..<8: text = pick(["", "    continued", "}", ")", "--- last message repeated 3 times ---"])
+        case 8: text = "garbage \u{1}\u{7f} line"
+        default: break
+        }
+        return text
+    }
+
+    mutating func make(lines: Int) -> [UInt8] {
+        var text = ""
+        for _ in 0..<lines { text += line() + "\n" }
+        return Array(text.utf8)
+    }
+}
