@@ -88,14 +88,15 @@ static inline __attribute__((always_inline)) int run_has_keyword(
 
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_record *out, size_t capacity,
-    size_t *next) {
+    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_group *out, size_t capacity,
+    size_t *groups, size_t *next) {
     size_t position = start;
     size_t lines = 0;
+    size_t group = 0;  // groups written; the last one (group - 1) may grow
     uint32_t hint = state->hint < CSIMD_HEADER_TAILS ? state->hint : 0;
     size_t word = start >> 6;
     uint64_t bits = start < end ? newlines[word] & (~0ull << (start & 63)) : 0;
-    while (lines < capacity) {
+    for (;;) {
         // The line's end: the next LF of the chunk.
         while (bits == 0) {
             if (((word + 1) << 6) >= end) goto done;
@@ -158,15 +159,21 @@ size_t csimd_header_run(
             if (last == '{' || last == '(' || last == '[') break;
             if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
         }
-        out[lines].tail = (uint16_t)tail;
-        out[lines].modern = (uint16_t)modern;
-        out[lines].micros = micros;
+        csimd_header_group *last = group ? &out[group - 1] : 0;
+        if (last && last->tail == tail && last->modern == (uint16_t)modern && micros >= last->last_micros) {
+            last->count++;
+            last->last_micros = micros;
+        } else {
+            if (group == capacity) break;
+            out[group++] = (csimd_header_group){(uint16_t)tail, (uint16_t)modern, 1, micros, micros};
+        }
         lines++;
         position = lf + 1;
         bits &= bits - 1;
     }
 done:
     state->hint = hint;
+    *groups = group;
     *next = position;
     return lines;
 }

@@ -7,17 +7,18 @@ import CSIMD
 /// The caller arms a shape (classic or modern NSLog) from a record of it that it read in full
 /// (``arm(modern:date:fractionDigits:zone:zoneCount:)``), keeps the header tails of its recent incarnations in it
 /// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
-/// (``run(armed:_:start:end:newlines:candidates:maximumLineLength:)``): each is described by the tail it repeats,
-/// its shape and the microseconds of its fraction. What such a line means is then known without reading it again.
+/// (``run(armed:_:start:end:newlines:candidates:maximumLineLength:)``), in groups of lines in a row that repeat one
+/// tail in one shape with fractions that do not go back: what such a line means is then known without reading it
+/// again.
 public final class HeaderRun {
-    /// Lines described per call at most.
+    /// Groups described per call at most.
     public static let capacity = 256
     /// Tails kept at most.
     public static let tailCapacity = Int(CSIMD_HEADER_TAILS)
 
     private let state: UnsafeMutablePointer<csimd_header_state>
     @usableFromInline
-    let records: UnsafeMutablePointer<csimd_header_record>
+    let groups: UnsafeMutablePointer<csimd_header_group>
 
     /// A run that skips the lines whose message holds one of `keywords`, where the reader marked their
     /// candidates (``LiteralSearch/Handle/scan(_:newlines:candidates:)``).
@@ -25,13 +26,13 @@ public final class HeaderRun {
         state = .allocate(capacity: 1)
         state.initialize(to: csimd_header_state())
         state.pointee.keywords = keywords.set
-        records = .allocate(capacity: Self.capacity)
-        records.initialize(repeating: csimd_header_record(), count: Self.capacity)
+        groups = .allocate(capacity: Self.capacity)
+        groups.initialize(repeating: csimd_header_group(), count: Self.capacity)
     }
 
     deinit {
         state.deallocate()
-        records.deallocate()
+        groups.deallocate()
     }
 
     /// The header tail of recent incarnation `index` (0..<``tailCapacity``): `count` bytes (8–32; 0 for none) as
@@ -60,30 +61,39 @@ public final class HeaderRun {
     }
 
     /// The lines from `start` that end before `end` and repeat the clock of a shape armed in `armed` (bit 0
-    /// classic, bit 1 modern; see `csimd_header_run`): how many (at most ``capacity``; described by ``tail(_:)``,
-    /// ``isModern(_:)`` and ``micros(_:)``) and the offset after the last one. `bytes` is a reader's buffer,
-    /// `newlines` and `candidates` its marks.
+    /// classic, bit 1 modern; see `csimd_header_run`): how many, in how many groups (at most ``capacity``;
+    /// described by ``tail(_:)``, ``isModern(_:)``, ``count(_:)``, ``firstMicros(_:)`` and ``lastMicros(_:)``), and
+    /// the offset after the last one. `bytes` is a reader's buffer, `newlines` and `candidates` its marks.
     @inline(__always)
     public func run(
         armed: UInt32, _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
         candidates: UnsafePointer<UInt64>, maximumLineLength: Int
-    ) -> (count: Int, next: Int) {
+    ) -> (lines: Int, groups: Int, next: Int) {
         var next = start
-        let count = csimd_header_run(
+        var groups = 0
+        let lines = csimd_header_run(
             state, armed, bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates,
-            maximumLineLength, records, Self.capacity, &next)
-        return (count, next)
+            maximumLineLength, self.groups, Self.capacity, &groups, &next)
+        return (lines, groups, next)
     }
 
-    /// The tail that line `index` of the last run repeats.
+    /// The tail that the lines of group `index` of the last run repeat.
     @inlinable
-    public func tail(_ index: Int) -> Int { Int(records[index].tail) }
+    public func tail(_ index: Int) -> Int { Int(groups[index].tail) }
 
-    /// Whether line `index` of the last run is of the modern shape.
+    /// Whether the lines of group `index` of the last run are of the modern shape.
     @inlinable
-    public func isModern(_ index: Int) -> Bool { records[index].modern != 0 }
+    public func isModern(_ index: Int) -> Bool { groups[index].modern != 0 }
 
-    /// The microseconds of line `index`'s fraction (its first six digits).
+    /// The lines of group `index` of the last run.
     @inlinable
-    public func micros(_ index: Int) -> Int64 { Int64(records[index].micros) }
+    public func count(_ index: Int) -> Int { Int(groups[index].count) }
+
+    /// The microseconds of the fraction of group `index`'s first line (its first six digits).
+    @inlinable
+    public func firstMicros(_ index: Int) -> Int64 { Int64(groups[index].first_micros) }
+
+    /// The microseconds of the fraction of group `index`'s last line.
+    @inlinable
+    public func lastMicros(_ index: Int) -> Int64 { Int64(groups[index].last_micros) }
 }

@@ -508,18 +508,19 @@ struct InputAnalysis {
     }
 
     @inline(__always)
-    private mutating func count(format index: Int) {
-        summary.records += 1
+    private mutating func count(format index: Int, times: Int = 1) {
+        summary.records += times
         if index == runFormat {
-            runCount += 1
+            runCount += times
         } else {
             flushFormatRun()
             runFormat = index
-            runCount = 1
+            runCount = times
         }
         if detectionTotal < Self.detectionRecords {
-            detectionTotal += 1
-            detectionCounts[index] += 1
+            let counted = min(times, Self.detectionRecords - detectionTotal)
+            detectionTotal += counted
+            detectionCounts[index] += counted
         }
     }
 
@@ -612,61 +613,48 @@ struct InputAnalysis {
         guard armed != 0, let headerRun else { return (0, run.start) }
         var next = run.start
         var number = summary.lines
-        var taken = 0
-        // Records of one incarnation and shape in a row, each at or after the one before, are noted together: the
-        // first as any record, the others as a group (the same effect as one by one).
+        var groups = 0
         var modern = false
         var micros: Int64 = 0
-        var grouped = 0
         @inline(__always) func time(modern: Bool, micros: Int64) -> Timestamp {
             var time = modern ? clocks.modern.time : clocks.classic.time
             time.wallMicros = (modern ? clocks.modern.second : clocks.classic.second) &+ micros
             return time
         }
-        @inline(__always) func flush(_ number: Int) {
-            guard grouped > 0 else { return }
-            let time = time(modern: modern, micros: micros)
-            recent[cachedRecent].timeline.with { $0.noteRecords(grouped, line: number, time: time) }
-            grouped = 0
-        }
         repeat {
-            (taken, next) = headerRun.run(
+            (_, groups, next) = headerRun.run(
                 armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
                 candidates: run.candidates, maximumLineLength: run.maximumLineLength)
-            for index in 0..<taken {
-                let tail = headerRun.tail(index)
-                let isModern = headerRun.isModern(index)
-                let fraction = headerRun.micros(index)
-                if tail == cachedRecent, isModern == modern, fraction >= micros, number > summary.lines {
-                    number &+= 1
-                    grouped &+= 1
-                    micros = fraction
-                    count(format: modern ? clocks.modern.format : clocks.classic.format)
-                    continue
-                }
-                flush(number)
-                number &+= 1
+            for group in 0..<groups {
+                // The group's first line is noted as any record; the others, each at or after the one before in
+                // the same incarnation and zone, together.
+                let tail = headerRun.tail(group)
+                let size = headerRun.count(group)
+                modern = headerRun.isModern(group)
                 if tail != cachedRecent { recentHit(tail) }
-                modern = isModern
-                micros = fraction
-                count(format: modern ? clocks.modern.format : clocks.classic.format)
-                let time = time(modern: modern, micros: micros)
-                if recent[tail].timeline.with({ $0.noteRecord(line: number, time: time) }) {
+                count(format: modern ? clocks.modern.format : clocks.classic.format, times: size)
+                number &+= 1
+                let first = time(modern: modern, micros: headerRun.firstMicros(group))
+                if recent[tail].timeline.with({ $0.noteRecord(line: number, time: first) }) {
                     summary.clockAnomalies += 1
                 }
+                micros = headerRun.lastMicros(group)
+                guard size > 1 else { continue }
+                number &+= size &- 1
+                let last = time(modern: modern, micros: micros)
+                recent[tail].timeline.with { $0.noteRecords(size &- 1, line: number, time: last) }
             }
-        } while taken == HeaderRun.capacity
-        flush(number)
-        let lines = number &- summary.lines
-        guard lines > 0 else { return (0, run.start) }
+        } while groups == HeaderRun.capacity
+        let taken = number &- summary.lines
+        guard taken > 0 else { return (0, run.start) }
         summary.lines = number
-        runLines &+= lines
+        runLines &+= taken
         failureLog.line = number
         rawContinuations = rawContinuationFormats[modern ? clocks.modern.format : clocks.classic.format]
         lastTimeline = recent[cachedRecent].timeline.object
         lastTime = time(modern: modern, micros: micros)
         lastEvent = nil
-        return (lines, next)
+        return (taken, next)
     }
 
     /// A line of no format that is a record of the fallback format (bare lines).

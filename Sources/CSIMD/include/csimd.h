@@ -115,24 +115,27 @@ typedef struct {
     csimd_header_tail tails[CSIMD_HEADER_TAILS];
 } csimd_header_state;
 
-/// One line of a run: the tail it repeats, its shape (1 modern), and the microseconds of its fraction (its first
+/// Lines of a run in a row that repeat one tail in one shape, each fraction at or after the one before: the tail,
+/// the shape (1 modern), how many lines, and the microseconds of the first and last lines' fractions (their first
 /// six digits).
 typedef struct {
     uint16_t tail;
     uint16_t modern;
-    uint32_t micros;
-} csimd_header_record;
+    uint32_t count;
+    uint32_t first_micros;
+    uint32_t last_micros;
+} csimd_header_group;
 
 /// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes, without
 /// a CR, that are NSLog records of a shape armed in `armed` (bit 0 classic, bit 1 modern) repeating its clock's
 /// date, time to the second, fraction length and zone and one of the state's tails, whose message holds none of
-/// the keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`: up to `capacity` of them
-/// go to `out`, and the count is returned, with `*next` the offset after the last one's LF (`start` when none).
-/// Such a line is exactly what the NSLog patterns read as a record of that incarnation whose message means
-/// nothing; the first line that is not ends the run.
+/// the keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`: how many, in up to
+/// `capacity` groups written to `out` (`*groups` of them), with `*next` the offset after the last one's LF
+/// (`start` when none). Such a line is exactly what the NSLog patterns read as a record of that incarnation whose
+/// message means nothing; the first line that is not ends the run.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_record *out, size_t capacity,
-    size_t *next);
+    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_group *out, size_t capacity,
+    size_t *groups, size_t *next);
 
 #endif
