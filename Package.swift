@@ -21,7 +21,8 @@ let package = Package(
         ),
         // zlib from the system (Debian: zlib1g-dev), for gzip-compressed captures.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // Vector byte scans (AVX2 shuffles) Swift cannot write portably; used only through NativeKit.
+        // Vector byte scans (AVX2 shuffles) Swift cannot write portably, and the loop over runs of repeated NSLog
+        // headers beside them; used only through NativeKit.
         .target(name: "CSIMD"),
         // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), zlib (inflate), the
         // vector scans and a pthread lock.

@@ -1,6 +1,7 @@
 #ifndef CSIMD_H
 #define CSIMD_H
-// Vector scans that Swift cannot express portably (byte shuffles). Only NativeKit uses this module.
+// Vector scans that Swift cannot express portably (byte shuffles), and the loop over the runs of NSLog lines that
+// repeat a record's header, which reads their marks. Only NativeKit uses this module.
 #include <stddef.h>
 #include <stdint.h>
 
