@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Linear scaling: trace-analyze on a SMALL and a LARGE generated capture (default 50MB and 500MB, ten times as
-# big), median of RUNS runs each, then the ratio of the times (10.0 is perfectly linear) and each peak RSS.
+# big), median of RUNS runs each, then the ratio of the times (10.0 is perfectly linear) and each peak RSS. An empty
+# capture is timed too: what every run pays whatever its input (start-up, an empty report), which makes the ratio of
+# whole runs fall below the ratio of sizes as the cost per byte falls; the ratio of the times less that one is
+# printed beside it.
 #
 #   Scripts/scaling-benchmark.sh
 #   SMALL=100MB LARGE=1GB RUNS=3 Scripts/scaling-benchmark.sh
@@ -39,6 +42,9 @@ time_tool() {
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 declare -A micros rss bytes
+: > "$TMP/empty.log"
+time_tool "$TMP/empty.log"
+empty=$REPLY
 for size in "$SMALL" "$LARGE"; do
     file=bench-data/capture-$size.log
     [[ -s $file ]] || "$BIN/generate-capture" --size "$size" --output "$file"
@@ -57,6 +63,10 @@ for size in "$SMALL" "$LARGE"; do
 done
 ratio=$((micros[$LARGE] * 100 / micros[$SMALL]))
 size_ratio=$((bytes[$LARGE] * 100 / bytes[$SMALL]))
+within() { ((${1} * 100 >= size_ratio * 85 && ${1} * 100 <= size_ratio * 115)) && echo yes || echo no; }
 printf 'time %s / time %s = %d.%02d (input %d.%02d times as big; linear within 15%%: %s)\n' "$LARGE" "$SMALL" \
-    $((ratio / 100)) $((ratio % 100)) $((size_ratio / 100)) $((size_ratio % 100)) \
-    "$( ((ratio * 100 >= size_ratio * 85 && ratio * 100 <= size_ratio * 115)) && echo yes || echo no)"
+    $((ratio / 100)) $((ratio % 100)) $((size_ratio / 100)) $((size_ratio % 100)) "$(within "$ratio")"
+net=0
+((micros[$SMALL] > empty)) && net=$(((micros[$LARGE] - empty) * 100 / (micros[$SMALL] - empty)))
+printf 'an empty capture takes %d.%03d s; less that, %s / %s = %d.%02d (linear within 15%%: %s)\n' \
+    $((empty / 1000000)) $((empty / 1000 % 1000)) "$LARGE" "$SMALL" $((net / 100)) $((net % 100)) "$(within "$net")"
