@@ -147,12 +147,13 @@ public struct Analyzer: Sendable {
     }
 
     /// Analyses `bytes` read in chunks of `chunkSize`, with or without the runs of repeated headers
-    /// (``HeaderRun``), and says how many lines the runs took (tests: the runs change nothing but that).
+    /// (``HeaderRun``), and says how many lines the runs took (tests and ``PipelineCheck``: the runs and the chunks
+    /// change nothing but that).
     func analyze(
-        bytes: [UInt8], chunkSize: Int, maximumLineLength: Int = LineReader.defaultMaximumLineLength,
-        headerRuns: Bool
+        bytes: [UInt8], name: String = "capture", chunkSize: Int,
+        maximumLineLength: Int = LineReader.defaultMaximumLineLength, headerRuns: Bool
     ) -> (report: AnalysisReport, runLines: Int) {
-        var analysis = InputAnalysis(name: "capture", analyzer: self, modified: nil, headerRuns: headerRuns)
+        var analysis = InputAnalysis(name: name, analyzer: self, modified: nil, headerRuns: headerRuns)
         analysis.read(LineReader(bytes: bytes, chunkSize: chunkSize, maximumLineLength: maximumLineLength))
         let runLines = analysis.runLines
         let (summary, processes) = analysis.finish()
