@@ -231,6 +231,7 @@ public struct LineReader: ~Copyable {
     /// each line whether it takes the lines from there itself: it returns how many whole lines it took (each
     /// ending with an LF before `end`, no longer than ``maximumLineLength``) and where the next begins; `body` is
     /// not called for them.
+    @inline(__always)
     public mutating func forEachLine(
         runs: (Run) -> (lines: Int, next: Int), _ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void
     ) throws {
