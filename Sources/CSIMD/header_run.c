@@ -1,16 +1,10 @@
 #include "csimd.h"
 
-#include <string.h>
+#include "bytes.h"
 
 // The run of NSLog lines that repeat the header of the record before them (`csimd_header_run`): a loop over a
 // chunk's lines with no call per line, for the lines of an NSLog capture that say nothing but that their process
 // logged at this time.
-
-static inline __attribute__((always_inline)) uint64_t run_load8(const uint8_t *p) {
-    uint64_t word;
-    memcpy(&word, p, 8);
-    return word;  // little-endian: the targets are x86-64 and AArch64
-}
 
 /// Per byte of `word`, bits of its high nibble set where the byte is no ASCII digit; only the lowest such byte is
 /// sure (the same test as the Swift `NSLogHeader.nonDigits`).
@@ -44,10 +38,10 @@ static inline __attribute__((always_inline)) int run_tail_at(
     const csimd_header_tail *tail, const uint8_t *at, size_t room, int modern) {
     const size_t size = tail->count;
     if (size == 0 || size > room || tail->modern != (uint32_t)modern) return 0;
-    if (run_load8(at + size - 8) != tail->words[3]) return 0;
-    if (size > 8 && run_load8(at) != tail->words[0]) return 0;
-    if (size > 16 && run_load8(at + 8) != tail->words[1]) return 0;
-    return size <= 24 || run_load8(at + 16) == tail->words[2];
+    if (csimd_load8(at + size - 8) != tail->words[3]) return 0;
+    if (size > 8 && csimd_load8(at) != tail->words[0]) return 0;
+    if (size > 16 && csimd_load8(at + 8) != tail->words[1]) return 0;
+    return size <= 24 || csimd_load8(at + 16) == tail->words[2];
 }
 
 /// The length of the run of thread bytes at `p`, at most `room`: digits (modern) or `[0-9A-Fa-fx]` (classic);
@@ -56,7 +50,7 @@ static inline __attribute__((always_inline)) size_t run_thread(const uint8_t *p,
     size_t index = 0;
     if (modern) {
         while (index + 8 <= room) {
-            const uint64_t marks = run_non_digits(run_load8(p + index));
+            const uint64_t marks = run_non_digits(csimd_load8(p + index));
             if (marks) return index + (size_t)(__builtin_ctzll(marks) >> 3);
             index += 8;
         }
@@ -109,7 +103,7 @@ size_t csimd_header_run(
         const uint8_t *line = bytes + position;
         if (line[count - 1] == 0x0D) break;  // CRLF: left to the line-by-line path
         // The fraction's digits give the shape (1–3 classic, 4–9 modern), and the shape the clock armed for it.
-        const uint64_t fraction = run_load8(line + 20);
+        const uint64_t fraction = csimd_load8(line + 20);
         const uint64_t marks = run_non_digits(fraction);
         unsigned digits = marks ? (unsigned)(__builtin_ctzll(marks) >> 3) : 8;
         if (digits == 8 && (uint8_t)(line[28] - '0') < 10) {
@@ -122,13 +116,13 @@ size_t csimd_header_run(
         const csimd_header_clock *clock = &state->clocks[modern];
         if (clock->fraction_digits != digits) break;
         // The date and time to the second, and the zone: the armed record's bytes.
-        if (run_load8(line) != clock->date[0] || run_load8(line + 8) != clock->date[1] ||
-            run_load8(line + 12) != clock->date[2])
+        if (csimd_load8(line) != clock->date[0] || csimd_load8(line + 8) != clock->date[1] ||
+            csimd_load8(line + 12) != clock->date[2])
             break;
         const size_t timestamp_end = 20 + digits + clock->zone_count;
         if (timestamp_end > count) break;
         if (clock->zone_count &&
-            (run_load8(line + 20 + digits) & (~0ull >> (8 * (8 - clock->zone_count)))) != clock->zone)
+            (csimd_load8(line + 20 + digits) & (~0ull >> (8 * (8 - clock->zone_count)))) != clock->zone)
             break;
         const uint32_t micros = digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
                                             : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) /

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
+
 void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket) {
     const uint8_t bit = (uint8_t)(1u << (bucket & 7));
     for (size_t f = 0; f < CSIMD_POSITIONS; f++) {
@@ -29,12 +31,6 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
 }
 
 static inline uint8_t csimd_lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
-
-static inline uint64_t csimd_load8(const uint8_t *p) {
-    uint64_t word;
-    memcpy(&word, p, 8);
-    return word;
-}
 
 static inline uint64_t csimd_load4(const uint8_t *p) {
     uint32_t word;

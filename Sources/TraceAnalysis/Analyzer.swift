@@ -260,7 +260,8 @@ struct InputAnalysis {
     private var recent: [(name: [UInt8], pid: Int, timeline: Unowned)] = []
     private var recentNext = 0
     private var cachedRecent = -1
-    static let recentCapacity = 8
+    /// As many as ``HeaderRun`` keeps header tails for: one per entry.
+    static let recentCapacity = HeaderRun.tailCapacity
     /// Per entry of `recent`, the header tail (` name[pid:`) of the last quick record of its incarnation: a line
     /// that repeats one is that incarnation's without reading its name and pid again (most lines of a capture
     /// follow one of the same process, and nearly all the others one of a few processes seen just before). Dropped
@@ -555,20 +556,21 @@ struct InputAnalysis {
         rawContinuations = rawContinuationFormats[format]
         recordIndent = 0  // an NSLog header starts with the date's first digit
         let message = UnsafeRawBufferPointer(rebasing: line[header.message])
+        let time: Timestamp?
         if repeated >= 0 {
             // The name and pid are those of entry `repeated`: what the lookup by name and pid would find there.
             if repeated != cachedRecent { recentHit(repeated) }
-            let time = parser.quickTimestamp(header, format: format, in: line)
+            time = parser.quickTimestamp(header, format: format, in: line)
             recent[repeated].timeline.with { noteRecord($0, message: message, number, time) }
-            if headerRun != nil, let time, bracketDepth == 0 { armRun(header, format: format, line, time: time) }
-            return
+        } else {
+            let (process, pid): (Range<Int>, Int?)
+            (time, process, pid) = parser.quickFields(header, format: format, in: line)
+            let timeline = timeline(
+                nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time)
+            setTail(cachedRecent, NSLogHeader.Tail(header, in: line))
+            timeline.with { noteRecord($0, message: message, number, time) }
         }
-        let (time, process, pid) = parser.quickFields(header, format: format, in: line)
-        let timeline = timeline(
-            nameBytes: UnsafeRawBufferPointer(rebasing: line[process]), pid: pid ?? -1, number, time)
-        setTail(cachedRecent, NSLogHeader.Tail(header, in: line))
-        timeline.with { noteRecord($0, message: message, number, time) }
-        if headerRun != nil, let time, bracketDepth == 0 { armRun(header, format: format, line, time: time) }
+        armRun(header, format: format, line, time: time)
     }
 
     /// The header tail of entry `index` of `recent`, here and in ``headerRun``.
@@ -579,14 +581,16 @@ struct InputAnalysis {
     }
 
     /// Arms ``headerRun`` for the shape of the record just read (`header` of `line`, a record of NSLog format
-    /// `format` at `time`): the lines of that shape that repeat its date, time to the second, fraction length and
+    /// `format` at `time`; none without a time, or after a message that opens a dump): the lines of that shape that repeat its date, time to the second, fraction length and
     /// zone, with the header tail of a recent incarnation, are records of the same format at the same second. The
     /// other shape stays armed if it was: this record leaves nothing that would read its lines differently.
     @inline(__always)
     private mutating func armRun(
-        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp?
     ) {
-        guard let headerRun, let base = line.baseAddress, parser.isoLikeTimestamps(format: format) else { return }
+        guard let headerRun, let time, bracketDepth == 0, let base = line.baseAddress,
+            parser.isoLikeTimestamps(format: format)
+        else { return }
         let digits = Int(time.fractionDigits)
         let zoneCount = header.timestamp.upperBound &- 20 &- digits
         guard digits > 0, zoneCount >= 0, zoneCount <= 8 else { return }
@@ -607,6 +611,10 @@ struct InputAnalysis {
         armed = armedBefore | (modern ? 2 : 1)
     }
 
+    /// What a record of the shape `modern` names is read as, when armed.
+    @inline(__always)
+    private func clock(modern: Bool) -> Clock { modern ? clocks.modern : clocks.classic }
+
     /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:)``
     /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
     /// armed second plus its fraction, whose message means nothing.
@@ -618,8 +626,9 @@ struct InputAnalysis {
         var modern = false
         var micros: Int64 = 0
         @inline(__always) func time(modern: Bool, micros: Int64) -> Timestamp {
-            var time = modern ? clocks.modern.time : clocks.classic.time
-            time.wallMicros = (modern ? clocks.modern.second : clocks.classic.second) &+ micros
+            let clock = clock(modern: modern)
+            var time = clock.time
+            time.wallMicros = clock.second &+ micros
             return time
         }
         repeat {
@@ -633,7 +642,7 @@ struct InputAnalysis {
                 let size = headerRun.count(group)
                 modern = headerRun.isModern(group)
                 if tail != cachedRecent { recentHit(tail) }
-                count(format: modern ? clocks.modern.format : clocks.classic.format, times: size)
+                count(format: clock(modern: modern).format, times: size)
                 number &+= 1
                 let first = time(modern: modern, micros: headerRun.firstMicros(group))
                 if recent[tail].timeline.with({ $0.noteRecord(line: number, time: first) }) {
@@ -651,7 +660,7 @@ struct InputAnalysis {
         summary.lines = number
         runLines &+= taken
         failureLog.line = number
-        rawContinuations = rawContinuationFormats[modern ? clocks.modern.format : clocks.classic.format]
+        rawContinuations = rawContinuationFormats[clock(modern: modern).format]
         lastTimeline = recent[cachedRecent].timeline.object
         lastTime = time(modern: modern, micros: micros)
         lastEvent = nil
