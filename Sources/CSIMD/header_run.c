@@ -1,6 +1,7 @@
 #include "csimd.h"
 
 #include "bytes.h"
+#include "verify.h"
 
 // The run of NSLog lines that repeat the header of the record before them (`csimd_header_run`): a loop over a
 // chunk's lines with no call per line, for the lines of an NSLog capture that say nothing but that their process
@@ -76,7 +77,7 @@ static inline __attribute__((always_inline)) int run_has_keyword(
         const size_t position = (word << 6) | (size_t)__builtin_ctzll(bits);
         if (position >= end) return 0;
         bits &= bits - 1;
-        if (csimd_literal_verify(keywords, message, count, position - offset) >= 0) return 1;
+        if (csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
     }
 }
 

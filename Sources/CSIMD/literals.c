@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "verify.h"
 
 void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket) {
     const uint8_t bit = (uint8_t)(1u << (bucket & 7));
@@ -30,33 +31,13 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
     }
 }
 
-static inline uint8_t csimd_lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
-
-static inline uint64_t csimd_load4(const uint8_t *p) {
-    uint32_t word;
-    memcpy(&word, p, 4);
-    return word;
-}
-
-/// ``csimd_lower`` on each byte of a word: bit 5 set in the bytes from `A` to `Z` (bytes of 0x80 and more untouched).
-static inline uint64_t csimd_lower8(uint64_t word) {
-    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-    const uint64_t low7 = word & ~high;
-    const uint64_t from_a = low7 + (0x80 - 'A') * ones;      // high bit where the 7-bit value is 'A' or more
-    const uint64_t past_z = low7 + (0x80 - 'Z' - 1) * ones;  // high bit where it is past 'Z'
-    return word | ((from_a & ~past_z & ~word & high) >> 2);
-}
-
-/// The slot of a head (its first four bytes, or three, with bit 5 of each set) among 256.
-static inline uint32_t csimd_slot(uint32_t head) { return (head * 0x9E3779B1u) >> 24; }
-
 void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, int32_t *chain) {
     for (int i = 0; i < 512; i++) slots[i] = -1;
     set->has_short = 0;
     // From the last literal to the first, each put at the front of its chain: the chains ascend.
     for (int32_t k = count - 1; k >= 0; k--) {
         const int is_short = set->offsets[k + 1] - set->offsets[k] == 3;
-        const uint32_t slot = csimd_slot(set->heads[k]) + (is_short ? 256 : 0);
+        const uint32_t slot = csimd_slot((uint32_t)set->heads[k]) + (is_short ? 256 : 0);
         chain[k] = slots[slot];
         slots[slot] = k;
         if (is_short) set->has_short = 1;
@@ -65,78 +46,8 @@ void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, in
     set->chain = chain;
 }
 
-/// Whether literal k is at `position` (inside the buffer), compared without ASCII case.
-static inline int csimd_literal_at(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position,
-    int32_t k) {
-    const int32_t start = set->offsets[k];
-    const size_t length = (size_t)(set->offsets[k + 1] - start);
-    if (position + length > count) return 0;
-    const uint8_t *literal = set->bytes + start;
-    const uint8_t *text = bytes + position;
-    if (length >= 8) {
-        // Eight bytes at a time, the last word overlapping the one before (both buffers hold `length` bytes).
-        size_t i = 0;
-        for (; i + 8 < length; i += 8) {
-            if (csimd_lower8(csimd_load8(text + i)) != csimd_load8(literal + i)) return 0;
-        }
-        return csimd_lower8(csimd_load8(text + length - 8)) == csimd_load8(literal + length - 8);
-    }
-    if (length >= 4) {
-        // The first four and the last four bytes (overlapping for fewer than eight).
-        return (uint32_t)csimd_lower8(csimd_load4(text)) == csimd_load4(literal)
-            && (uint32_t)csimd_lower8(csimd_load4(text + length - 4)) == csimd_load4(literal + length - 4);
-    }
-    size_t i = 0;
-    while (i < length && csimd_lower(text[i]) == literal[i]) i++;
-    return i == length;
-}
-
-/// The lowest-numbered literal of `buckets` that begins at `position`, or -1. Every literal that begins there is
-/// in `buckets` (the vector filter lets no match through unmarked), so with four bytes left the heads' slots
-/// answer directly: the lowest literal of four bytes or more with this head, then a lower three-byte one.
-static int32_t csimd_verify(
-    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position, uint32_t buckets) {
-    int32_t best = -1;
-    uint32_t head = 0;
-    const int whole = position + 4 <= count;
-    if (whole) {
-        memcpy(&head, bytes + position, 4);
-        head |= 0x20202020u;
-    }
-    if (whole && set->slots) {
-        for (int32_t k = set->slots[csimd_slot(head)]; k >= 0; k = set->chain[k]) {
-            if (set->heads[k] == head && csimd_literal_at(set, bytes, count, position, k)) {
-                best = k;
-                break;
-            }
-        }
-        if (set->has_short) {
-            const uint32_t short_head = head & 0x00FFFFFFu;
-            for (int32_t k = set->slots[256 + csimd_slot(short_head)]; k >= 0 && (best < 0 || k < best);
-                 k = set->chain[k]) {
-                if (set->heads[k] == short_head && csimd_literal_at(set, bytes, count, position, k)) {
-                    best = k;
-                    break;
-                }
-            }
-        }
-        return best;
-    }
-    while (buckets) {
-        const int b = __builtin_ctz(buckets);
-        buckets &= buckets - 1;
-        for (int32_t m = set->starts[b]; m < set->starts[b + 1]; m++) {
-            const int32_t k = set->members[m];
-            if (best >= 0 && k >= best) break;  // members ascend: no lower number left in this bucket
-            if (whole && (head & set->head_masks[k]) != set->heads[k]) continue;
-            if (csimd_literal_at(set, bytes, count, position, k)) best = k;
-        }
-    }
-    return best;
-}
-
 int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position) {
-    return position + 3 <= count ? csimd_verify(set, bytes, count, position, 0xFF) : -1;
+    return position + 3 <= count ? csimd_verify(set, bytes, count, position, 0xFF, 0) : -1;
 }
 
 /// Clears the bits past `count` in the last word of both of `csimd_scan`'s bitmaps.
@@ -247,7 +158,7 @@ __attribute__((target("avx2"), noinline)) static size_t csimd_verify_block(
     while (hits) {
         const int i = __builtin_ctz(hits);
         hits &= hits - 1;
-        const int32_t k = csimd_verify(set, bytes, count, base + (size_t)i, buckets[i]);
+        const int32_t k = csimd_verify(set, bytes, count, base + (size_t)i, buckets[i], 0);
         if (k >= 0) {
             *literal = k;
             return base + (size_t)i;
@@ -422,7 +333,7 @@ static inline size_t csimd_candidates(
     while (hits) {
         const int i = __builtin_ctzll(hits) >> 2;
         hits &= ~(0xFull << (4 * i));
-        const int32_t k = csimd_verify(set, bytes, count, base + (size_t)i, buckets[i]);
+        const int32_t k = csimd_verify(set, bytes, count, base + (size_t)i, buckets[i], 0);
         if (k >= 0) {
             *literal = k;
             return base + (size_t)i;

@@ -11,7 +11,7 @@ public final class LiteralSearch: @unchecked Sendable {
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     private let offsets: UnsafeMutableBufferPointer<Int32>
     private let members: UnsafeMutableBufferPointer<Int32>
-    private let heads: UnsafeMutableBufferPointer<UInt32>
+    private let heads: UnsafeMutableBufferPointer<UInt64>
     /// The literals by head (`csimd_literals_index`): 512 slots, then one chain link per literal.
     private let index: UnsafeMutableBufferPointer<Int32>
 
@@ -41,10 +41,10 @@ public final class LiteralSearch: @unchecked Sendable {
         }
         offsets[lowered.count] = Int32(offset)
         for (index, literal) in lowered.enumerated() {
-            var word: UInt32 = 0
-            var mask: UInt32 = 0
-            for (position, byte) in literal.prefix(4).enumerated() {
-                word |= UInt32(byte | 0x20) << (8 * position)
+            var word: UInt64 = 0
+            var mask: UInt64 = 0
+            for (position, byte) in literal.prefix(8).enumerated() {
+                word |= UInt64(byte | 0x20) << (8 * position)
                 mask |= 0xFF << (8 * position)
             }
             heads[index] = word

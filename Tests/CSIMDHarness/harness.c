@@ -111,17 +111,17 @@ int main(void) {
     static csimd_literals set;
     static uint8_t bytes[1024];
     static int32_t offsets[LITERALS + 1], members[LITERALS];
-    static uint32_t heads[LITERALS], masks[LITERALS];
+    static uint64_t heads[LITERALS], masks[LITERALS];
     int32_t offset = 0;
     for (int k = 0; k < LITERALS; k++) {
         const size_t length = strlen(literals[k]);
         offsets[k] = offset;
         memcpy(bytes + offset, literals[k], length);
         offset += (int32_t)length;
-        uint32_t head = 0, mask = 0;
-        for (size_t i = 0; i < length && i < 4; i++) {
-            head |= (uint32_t)(literals[k][i] | 0x20) << (8 * i);
-            mask |= 0xFFu << (8 * i);
+        uint64_t head = 0, mask = 0;
+        for (size_t i = 0; i < length && i < 8; i++) {
+            head |= (uint64_t)(uint8_t)(literals[k][i] | 0x20) << (8 * i);
+            mask |= 0xFFull << (8 * i);
         }
         heads[k] = head;
         masks[k] = mask;

@@ -26,10 +26,10 @@ typedef struct {
     /// `bytes[offsets[k]..<offsets[k + 1]]`.
     const uint8_t *bytes;
     const int32_t *offsets;
-    /// Per literal: its first four bytes (fewer for a three-byte literal) as a little-endian word with bit 5 of
-    /// each byte set, and the mask of the bytes it has: a whole-word test before the bytes are compared.
-    const uint32_t *heads;
-    const uint32_t *head_masks;
+    /// Per literal: its first eight bytes (all of a shorter one) as a little-endian word with bit 5 of each byte
+    /// set, and the mask of the bytes it has: a whole-word test before the bytes are compared.
+    const uint64_t *heads;
+    const uint64_t *head_masks;
     /// Bucket b's literals, in ascending order: `members[starts[b]..<starts[b + 1]]`.
     const int32_t *members;
     int32_t starts[9];
