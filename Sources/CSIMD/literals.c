@@ -109,21 +109,36 @@ __attribute__((target("avx2"))) void csimd_newlines(const uint8_t *bytes, size_t
     if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
 }
 
+/// Opening minus closing brackets among the bytes of `v` that `keep` marks (bit i for byte i).
+__attribute__((target("avx2,popcnt"))) static inline int64_t csimd_bracket_block(__m256i v, uint32_t keep) {
+    const __m256i opens = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('{')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('('))),
+        _mm256_cmpeq_epi8(v, _mm256_set1_epi8('[')));
+    const __m256i closes = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('}')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(')'))),
+        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(']')));
+    return (int64_t)__builtin_popcount((uint32_t)_mm256_movemask_epi8(opens) & keep) -
+           (int64_t)__builtin_popcount((uint32_t)_mm256_movemask_epi8(closes) & keep);
+}
+
 __attribute__((target("avx2,popcnt"))) static int64_t csimd_bracket_balance_avx2(const uint8_t *bytes, size_t count) {
     int64_t balance = 0;
     size_t i = 0;
-    for (; i + 32 <= count; i += 32) {
-        const __m256i v = _mm256_loadu_si256((const __m256i *)(bytes + i));
-        const __m256i opens = _mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('{')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('('))),
-            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('[')));
-        const __m256i closes = _mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('}')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(')'))),
-            _mm256_cmpeq_epi8(v, _mm256_set1_epi8(']')));
-        balance += __builtin_popcount((uint32_t)_mm256_movemask_epi8(opens));
-        balance -= __builtin_popcount((uint32_t)_mm256_movemask_epi8(closes));
+    for (; i + 32 <= count; i += 32) balance += csimd_bracket_block(_mm256_loadu_si256((const __m256i *)(bytes + i)), ~0u);
+    const size_t rest = count - i;
+    if (rest == 0) return balance;
+    if (count >= 32) {
+        // The last 32 bytes, of which the first 32 - rest were counted.
+        return balance + csimd_bracket_block(_mm256_loadu_si256((const __m256i *)(bytes + count - 32)), ~0u << (32 - rest));
     }
-    return balance + csimd_bracket_tail(bytes + i, count - i);
+    // Fewer than 32 bytes in all: the whole four-byte words by a masked load (which reads nothing past them), then
+    // the last one to three bytes.
+    const size_t words = rest / 4;
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)words), lanes);
+    const __m256i v = _mm256_maskload_epi32((const int *)(bytes + i), mask);
+    const uint32_t keep = words == 8 ? ~0u : (1u << (4 * words)) - 1;
+    return balance + csimd_bracket_block(v, keep) + csimd_bracket_tail(bytes + i + 4 * words, rest - 4 * words);
 }
 
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {

@@ -196,6 +196,15 @@ int main(void) {
             check(&set, start, length);
             check(&set, start, length - 1);  // cut one byte short
         }
+        // The bracket balance of the same page end, brackets in every byte (reads nothing past the buffer).
+        uint8_t *start = region + page - length;
+        for (size_t i = 0; i < length; i++) start[i] = "{([)"[i % 4];
+        const int64_t expected = (int64_t)(length / 4) * 2 + (int64_t)(length % 4 < 3 ? length % 4 : 3);
+        if (csimd_bracket_balance(start, length, 1) == expected && csimd_bracket_balance(start, length, 0) == expected) {
+            passed++;
+        } else if (++failed <= 5) {
+            fprintf(stderr, "bracket balance mismatch at a page end: length %zu\n", length);
+        }
     }
     // Newline bitmaps of random bytes with many LFs, every length up to 300, against a byte loop.
     {
