@@ -172,3 +172,36 @@ done:
     *next = position;
     return lines;
 }
+
+size_t csimd_continuation_run(
+    const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, size_t max_line, int vectors,
+    int64_t *depth, size_t *next) {
+    size_t position = start;
+    size_t lines = 0;
+    int64_t open = *depth;
+    size_t word = start >> 6;
+    uint64_t bits = start < end ? newlines[word] & (~0ull << (start & 63)) : 0;
+    while (open > 0) {
+        while (bits == 0) {
+            if (((word + 1) << 6) >= end) goto done;
+            bits = newlines[++word];
+        }
+        const size_t lf = (word << 6) | (size_t)__builtin_ctzll(bits);
+        if (lf >= end) break;
+        const size_t count = lf - position;
+        if (count > max_line) break;
+        const uint8_t *line = bytes + position;
+        // The line as the reader hands it out (without a CR before its LF) can begin an NSLog header only with
+        // 28 bytes or more and a digit first.
+        const size_t handed = count - (count > 0 && line[count - 1] == 0x0D);
+        if (handed >= 28 && (uint8_t)(line[0] - '0') < 10) break;
+        open += csimd_bracket_balance(line, count, vectors);
+        lines++;
+        position = lf + 1;
+        bits &= bits - 1;
+    }
+done:
+    *depth = open;
+    *next = position;
+    return lines;
+}

@@ -96,4 +96,21 @@ public final class HeaderRun {
     /// The microseconds of the fraction of group `index`'s last line.
     @inlinable
     public func lastMicros(_ index: Int) -> Int64 { Int64(groups[index].last_micros) }
+
+    /// The lines from `start` inside a dump whose open brackets are `depth`, while it stays open, that cannot begin
+    /// an NSLog header (see `csimd_continuation_run`): how many, and the offset after the last one; `depth` then
+    /// has their brackets (``BracketBalance``) added.
+    @inline(__always)
+    public static func continuations(
+        _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>, maximumLineLength: Int,
+        depth: inout Int
+    ) -> (lines: Int, next: Int) {
+        var next = start
+        var open = Int64(depth)
+        let lines = csimd_continuation_run(
+            bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, maximumLineLength,
+            BracketBalance.vectors, &open, &next)
+        depth = Int(open)
+        return (lines, next)
+    }
 }

@@ -419,7 +419,9 @@ public enum NewlineScan {
 public enum BracketBalance {
     public static func of(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
-        let vectors: Int32 = NewlineScan.isAvailable ? 1 : 0
         return Int(csimd_bracket_balance(base.assumingMemoryBound(to: UInt8.self), bytes.count, vectors))
     }
+
+    /// Whether the count uses vectors (`csimd_bracket_balance`'s `vectors`).
+    static let vectors: Int32 = NewlineScan.isAvailable ? 1 : 0
 }

@@ -619,6 +619,7 @@ struct InputAnalysis {
     /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
     /// armed second plus its fraction, whose message means nothing.
     private mutating func takeRun(_ run: LineReader.Run) -> (lines: Int, next: Int) {
+        if bracketDepth > 0 { return takeContinuations(run) }
         guard armed != 0, let headerRun else { return (0, run.start) }
         var next = run.start
         var number = summary.lines
@@ -664,6 +665,25 @@ struct InputAnalysis {
         lastTimeline = recent[cachedRecent].timeline.object
         lastTime = time(modern: modern, micros: micros)
         lastEvent = nil
+        return (taken, next)
+    }
+
+    /// The lines from `run.start` inside the open dump of an NSLog record that ``HeaderRun`` takes
+    /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:depth:)``), counted as
+    /// ``classify(_:_:header:read:)`` counts each: no NSLog header can begin it, so it parses like no record, and
+    /// it is a continuation line whose brackets join the dump's.
+    private mutating func takeContinuations(_ run: LineReader.Run) -> (lines: Int, next: Int) {
+        guard headerRun != nil, mode == .formatted, parser.quickShape != nil, ties.isEmpty else {
+            return (0, run.start)
+        }
+        let (taken, next) = HeaderRun.continuations(
+            run.buffer, start: run.start, end: run.end, newlines: run.newlines,
+            maximumLineLength: run.maximumLineLength, depth: &bracketDepth)
+        guard taken > 0 else { return (0, run.start) }
+        summary.lines &+= taken
+        summary.continuationLines &+= taken
+        runLines &+= taken
+        failureLog.line = summary.lines
         return (taken, next)
     }
 
