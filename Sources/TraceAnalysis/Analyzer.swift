@@ -231,6 +231,9 @@ struct InputAnalysis {
     private var bracketDepth = 0
     private var rawContinuations = false
     private let rawContinuationFormats: [Bool]
+    /// Per format: whether it reads an NSLog header's timestamp as the runs of headers do
+    /// (``RecordParser/isoLikeTimestamps(format:)``).
+    private let isoLikeFormats: [Bool]
 
     // The last record, for repeat lines.
     /// Kept alive by ``incarnations`` (and never written out by it): no reference counting per record.
@@ -299,8 +302,10 @@ struct InputAnalysis {
         self.options = analyzer.options
         let (dates, source) = analyzer.dateInference(modified: modified)
         self.dateSource = source
-        self.parser = RecordParser(
+        let parser = RecordParser(
             catalog: analyzer.catalog, dates: dates, zone: analyzer.options.zone, failureLog: failureLog)
+        self.parser = parser
+        self.isoLikeFormats = analyzer.catalog.formats.indices.map { parser.isoLikeTimestamps(format: $0) }
         self.recognizer = EventRecognizer(compiled: analyzer.vocabulary, failureLog: failureLog)
         self.patternOrigins = analyzer.options.patternOrigins
         self.summary = InputSummary(name: name)
@@ -423,6 +428,7 @@ struct InputAnalysis {
 
     /// Accounts for one line: a record of a format, a continuation, blank, furniture, a repeat, a bare record, or
     /// unparsed.
+    @inline(never)
     private mutating func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
         guard parser.quickShape != nil else { return classify(line, number, header: nil, read: false) }
         // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
@@ -588,9 +594,17 @@ struct InputAnalysis {
     private mutating func armRun(
         _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp?
     ) {
-        guard let headerRun, let time, bracketDepth == 0, let base = line.baseAddress,
-            parser.isoLikeTimestamps(format: format)
-        else { return }
+        guard headerRun != nil, let time, bracketDepth == 0, isoLikeFormats[format] else { return }
+        arm(header, format: format, line, time: time)
+    }
+
+    /// ``armRun(_:format:_:time:)`` once it is known to arm: out of line, so that the path of a line stays small
+    /// enough for the optimiser to inline what it calls (inside a large function, loads and array counts became
+    /// calls).
+    @inline(never)
+    private mutating func arm(_ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp)
+    {
+        guard let headerRun, let base = line.baseAddress else { return }
         let digits = Int(time.fractionDigits)
         let zoneCount = header.timestamp.upperBound &- 20 &- digits
         guard digits > 0, zoneCount >= 0, zoneCount <= 8 else { return }
