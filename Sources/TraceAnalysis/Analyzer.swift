@@ -283,6 +283,9 @@ struct InputAnalysis {
     /// The shapes armed: bit 0 classic, bit 1 modern; and those armed before the line being read one by one.
     private var armed: UInt32 = 0
     private var armedBefore: UInt32 = 0
+    /// The shapes to arm again when the dump the last record opened closes among the continuation lines a run
+    /// takes (``takeContinuations(_:)``): those lines change nothing a run depends on.
+    private var suspended: UInt32 = 0
     /// What a record of each shape armed is read as: the arming record's timestamp, its second in microseconds,
     /// and its format.
     private struct Clock {
@@ -357,6 +360,7 @@ struct InputAnalysis {
     mutating func consume(_ line: UnsafeRawBufferPointer) {
         armedBefore = armed
         armed = 0
+        suspended = 0
         summary.lines += 1
         let number = summary.lines
         failureLog.line = number
@@ -401,7 +405,7 @@ struct InputAnalysis {
         let lines = held
         held = []
         // The held lines are read one by one: what they arm is not what the line being read leaves.
-        defer { (armed, armedBefore) = (0, 0) }
+        defer { (armed, armedBefore, suspended) = (0, 0, 0) }
         for (bytes, number, count) in lines {
             bytes.withUnsafeBytes { line in
                 var offset = 0
@@ -594,7 +598,7 @@ struct InputAnalysis {
     private mutating func armRun(
         _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp?
     ) {
-        guard headerRun != nil, let time, bracketDepth == 0, isoLikeFormats[format] else { return }
+        guard headerRun != nil, let time, isoLikeFormats[format] else { return }
         arm(header, format: format, line, time: time)
     }
 
@@ -622,7 +626,12 @@ struct InputAnalysis {
         let clock = Clock(
             time: time, second: Timestamp.floorDivide(time.wallMicros, 1_000_000).0 &* 1_000_000, format: format)
         if modern { clocks.modern = clock } else { clocks.classic = clock }
-        armed = armedBefore | (modern ? 2 : 1)
+        // A record that opens a dump arms nothing until the dump closes.
+        if bracketDepth > 0 {
+            suspended = armedBefore | (modern ? 2 : 1)
+        } else {
+            armed = armedBefore | (modern ? 2 : 1)
+        }
     }
 
     /// What a record of the shape `modern` names is read as, when armed.
@@ -633,9 +642,19 @@ struct InputAnalysis {
     /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
     /// armed second plus its fraction, whose message means nothing.
     private mutating func takeRun(_ run: LineReader.Run) -> (lines: Int, next: Int) {
-        if bracketDepth > 0 { return takeContinuations(run) }
-        guard armed != 0, let headerRun else { return (0, run.start) }
-        var next = run.start
+        guard bracketDepth > 0 else { return takeHeaders(run, from: run.start) }
+        let (lines, next) = takeContinuations(run)
+        guard lines > 0, bracketDepth <= 0, suspended != 0 else { return (lines, next) }
+        // The dump closed: the lines after it are read as they would be after the record that opened it.
+        (armed, suspended) = (suspended, 0)
+        let headers = takeHeaders(run, from: next)
+        return (lines &+ headers.lines, headers.next)
+    }
+
+    /// ``takeRun(_:)`` outside a dump, from `start`.
+    private mutating func takeHeaders(_ run: LineReader.Run, from start: Int) -> (lines: Int, next: Int) {
+        guard armed != 0, let headerRun else { return (0, start) }
+        var next = start
         var number = summary.lines
         var groups = 0
         var modern = false
@@ -671,7 +690,7 @@ struct InputAnalysis {
             }
         } while groups == HeaderRun.capacity
         let taken = number &- summary.lines
-        guard taken > 0 else { return (0, run.start) }
+        guard taken > 0 else { return (0, start) }
         summary.lines = number
         runLines &+= taken
         failureLog.line = number
