@@ -254,8 +254,10 @@ struct InputAnalysis {
     /// Names that differ only in case, by their lowercased form, the first in sorted order: made the first time
     /// an exit line names a process no current name spells the same way, kept up to date from then on.
     private var namesByLowercase: [String: String]?
-    /// Named processes with lifecycle events: when there is exactly one, bare lines belong to it.
-    private var appNames: Set<String> = []
+    /// The named process with lifecycle events, while there is one: bare lines belong to it. (Compared, not
+    /// hashed into a set, on every event: most events are of the process before.)
+    private var appName: String?
+    private var severalAppNames = false
     /// The incarnations of the last few distinct processes, by name bytes and pid: captures interleave a handful
     /// of processes, and a hit here costs no String and no hashing. `cachedRecent` is the entry of the last record
     /// (tried first). The incarnations are kept alive by ``incarnations``, so these references take no reference
@@ -749,7 +751,9 @@ struct InputAnalysis {
                 return
             }
             lastEvent = event
-            if !timeline.name.isEmpty { appNames.insert(timeline.name) }
+            if !severalAppNames, !timeline.name.isEmpty {
+                if let appName { severalAppNames = appName != timeline.name } else { appName = timeline.name }
+            }
             if recognizer.isAppKit(entry: entry) { timeline.isAppKit = true }
             let scene = event.family == .scene ? recognizer.sceneIdentity(in: message) ?? "" : nil
             timeline.handle(EventOccurrence(event: event, line: number, time: time), scene: scene)
@@ -933,7 +937,7 @@ struct InputAnalysis {
 
     /// The incarnation a bare line belongs to: the one app of the input so far, else an unknown process.
     private mutating func bareTimeline(_ number: Int) -> ProcessTimeline {
-        if appNames.count == 1, let app = appNames.first, let timeline = incarnations.current(named: app) {
+        if !severalAppNames, let app = appName, let timeline = incarnations.current(named: app) {
             return timeline
         }
         if let known = incarnations.find(name: "", pid: -1) { return known }
