@@ -15,6 +15,19 @@ public enum AppState: String, Sendable, Codable, CaseIterable {
 
     /// Whether the user can see the app (used to tell killed-in-foreground from killed-in-background).
     public var isForeground: Bool { self == .inactive || self == .active || self == .launching }
+
+    /// The state's place in ``allCases``: a table index, where hashing the raw value would cost a string hash.
+    var caseIndex: Int {
+        switch self {
+        case .notRunning: 0
+        case .launching: 1
+        case .inactive: 2
+        case .active: 3
+        case .background: 4
+        case .terminated: 5
+        case .unknown: 6
+        }
+    }
 }
 
 /// One legal move of the UIKit app-delegate state machine, as data (`../shared/lifecycle-model.md` §3).

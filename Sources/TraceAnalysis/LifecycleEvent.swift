@@ -112,15 +112,24 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable, Hashable {
 
     /// Whether the event moves the app-delegate state machine (milestones, memory warnings and
     /// notifications about data or time do not).
-    public var isTransition: Bool {
+    public var isTransition: Bool { transitionIndex != nil }
+
+    /// The place of a transition event among the seven (a table index), nil for any other event.
+    var transitionIndex: Int? {
         switch self {
-        case .willFinishLaunching, .didFinishLaunching, .didBecomeActive, .willResignActive, .didEnterBackground,
-            .willEnterForeground, .willTerminate:
-            return true
-        default:
-            return false
+        case .willFinishLaunching: 0
+        case .didFinishLaunching: 1
+        case .didBecomeActive: 2
+        case .willResignActive: 3
+        case .didEnterBackground: 4
+        case .willEnterForeground: 5
+        case .willTerminate: 6
+        default: nil
         }
     }
+
+    /// How many events ``transitionIndex`` numbers.
+    static let transitionCount = 7
 
     /// The callback's name as an iOS engineer writes it in prose.
     public var callbackName: String {

@@ -32,13 +32,23 @@ struct LifecycleStateMachine {
     /// The willEnterForeground still waiting for its didBecomeActive (rule 6).
     private var pendingForeground: EventOccurrence?
     private let input: String
-    private static let legal: [AppState: [LifecycleEvent: AppState]] = {
-        var table: [AppState: [LifecycleEvent: AppState]] = [:]
+    /// ``Transition/uikit`` as a table: the state a transition event leads to from a state, at
+    /// ``legalIndex(_:_:)``; nil where no transition goes.
+    private static let legal: [AppState?] = {
+        var table = [AppState?](repeating: nil, count: AppState.allCases.count * LifecycleEvent.transitionCount)
         for transition in Transition.uikit {
-            for from in transition.from { table[from, default: [:]][transition.event] = transition.to }
+            for from in transition.from {
+                // Every transition is of a transition event (a test checks it).
+                if let index = legalIndex(from, transition.event) { table[index] = transition.to }
+            }
         }
         return table
     }()
+
+    /// Where ``legal`` holds the state `event` leads to from `state`; nil for an event that is no transition.
+    private static func legalIndex(_ state: AppState, _ event: LifecycleEvent) -> Int? {
+        event.transitionIndex.map { state.caseIndex * LifecycleEvent.transitionCount + $0 }
+    }
 
     init(input: String, lane: Lane = .app) {
         self.input = input
@@ -99,7 +109,7 @@ struct LifecycleStateMachine {
             pendingForeground = nil
         }
 
-        let legalTarget = LifecycleStateMachine.legal[before]?[event]
+        let legalTarget = Self.legalIndex(before, event).flatMap { Self.legal[$0] }
         switch event {
         case .willFinishLaunching, .didFinishLaunching:
             if didFinishLaunchingSeen {

@@ -16,6 +16,13 @@ struct StateMachineTests {
         }
     }
 
+    @Test func theTransitionTableIndicesAreThePlacesOfStatesAndTransitionEvents() {
+        #expect(AppState.allCases.map(\.caseIndex) == Array(AppState.allCases.indices))
+        let transitions = LifecycleEvent.allCases.filter(\.isTransition)
+        #expect(transitions.compactMap(\.transitionIndex).sorted() == Array(0..<LifecycleEvent.transitionCount))
+        #expect(Set(Transition.uikit.map(\.event)).isSubset(of: transitions))
+    }
+
     @Test(arguments: ViolationRule.allCases)
     func triggeringExamplesLandOnTheMarkedLines(_ rule: ViolationRule) throws {
         #expect(!rule.triggeringExamples.isEmpty)
