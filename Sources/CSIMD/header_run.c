@@ -46,15 +46,14 @@ static inline __attribute__((always_inline)) int run_tail_at(
 }
 
 /// The length of the run of thread bytes at `p`, at most `room`: digits (modern) or `[0-9A-Fa-fx]` (classic);
-/// eight bytes at a time for the digits of a modern header.
+/// eight bytes at a time while eight are left.
 static inline __attribute__((always_inline)) size_t run_thread(const uint8_t *p, size_t room, int modern) {
     size_t index = 0;
-    if (modern) {
-        while (index + 8 <= room) {
-            const uint64_t marks = run_non_digits(csimd_load8(p + index));
-            if (marks) return index + (size_t)(__builtin_ctzll(marks) >> 3);
-            index += 8;
-        }
+    while (index + 8 <= room) {
+        const uint64_t word = csimd_load8(p + index);
+        const uint64_t marks = modern ? run_non_digits(word) : csimd_non_hex(word);
+        if (marks) return index + (size_t)(__builtin_ctzll(marks) >> 3);
+        index += 8;
     }
     const uint8_t class = modern ? 1 : 2;
     while (index < room && (run_thread_bytes[p[index]] & class)) index++;

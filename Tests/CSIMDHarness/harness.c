@@ -1,7 +1,8 @@
 // Checks csimd_literals_find against a naive search, on the processor it is built for: the AVX2 path on x86-64,
 // the NEON path on AArch64 (Scripts/check-csimd.sh builds it natively and, where a cross compiler and qemu are
 // installed, for AArch64 under qemu). Random texts of literal pieces in mixed case and bytes that fold alike, every
-// start, and buffers that end at a page before one that cannot be read. Prints "N passed, 0 failed".
+// start, and buffers that end at a page before one that cannot be read; the chunk scan's marks, the bracket
+// balance and the thread-byte test of the runs of headers against byte loops. Prints "N passed, 0 failed".
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "csimd.h"
+#include "../../Sources/CSIMD/bytes.h"
 
 static const char *literals[] = {
     "view", "active", "launching", "exited", "phase", "unhide", "terminate", "protected", "memory", "jetsam",
@@ -245,6 +247,31 @@ int main(void) {
                     } else if (++failed <= 5) {
                         fprintf(stderr, "bracket balance mismatch: start %zu count %zu\n", start, count);
                     }
+                }
+            }
+        }
+    }
+    // The thread-byte test of the runs of headers, for every byte value at every place among random neighbours.
+    for (int place = 0; place < 8; place++) {
+        for (int value = 0; value < 256; value++) {
+            for (int round = 0; round < 20; round++) {
+                uint8_t bytes[8];
+                for (int i = 0; i < 8; i++) bytes[i] = (uint8_t)next();
+                bytes[place] = (uint8_t)value;
+                uint64_t word;
+                memcpy(&word, bytes, 8);
+                const uint64_t marks = csimd_non_hex(word);
+                int good = 1;
+                for (int i = 0; i < 8; i++) {
+                    const uint8_t b = bytes[i];
+                    const int thread = (b >= '0' && b <= '9') || (b >= 'A' && b <= 'F') || (b >= 'a' && b <= 'f') ||
+                                       b == 'x';
+                    if ((((marks >> (8 * i)) & 0xFF) != (thread ? 0 : 0x80))) good = 0;
+                }
+                if (good) {
+                    passed++;
+                } else if (++failed <= 5) {
+                    fprintf(stderr, "thread bytes mismatch: %016llx\n", (unsigned long long)word);
                 }
             }
         }
