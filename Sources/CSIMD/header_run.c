@@ -5,7 +5,7 @@
 
 // The run of NSLog lines that repeat the header of the record before them (`csimd_header_run`): a loop over a
 // chunk's lines with no call per line, for the lines of an NSLog capture that say nothing but that their process
-// logged at this time.
+// logged at this time; and the run of a dump's continuation lines (`csimd_continuation_run`).
 
 /// Per byte of `word`, bits of its high nibble set where the byte is no ASCII digit; only the lowest such byte is
 /// sure (the same test as the Swift `NSLogHeader.nonDigits`).

@@ -9,7 +9,8 @@ import CSIMD
 /// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
 /// (``run(armed:_:start:end:newlines:candidates:maximumLineLength:)``), in groups of lines in a row that repeat one
 /// tail in one shape with fractions that do not go back: what such a line means is then known without reading it
-/// again.
+/// again. Inside a dump that a record opened, ``continuations(_:start:end:newlines:maximumLineLength:depth:)``
+/// takes the lines that cannot begin a header, with their brackets, the same way.
 public final class HeaderRun {
     /// Groups described per call at most.
     public static let capacity = 256

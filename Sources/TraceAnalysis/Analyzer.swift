@@ -280,7 +280,9 @@ struct InputAnalysis {
 
     /// The runs of lines that repeat the header of a quick record (``HeaderRun``): nil where they cannot be taken
     /// (live mode, or a vocabulary with entries the keyword marks do not find). Each quick record arms its shape
-    /// (``armRun(_:format:_:time:)``); a line read one by one disarms both, unless it is a quick record itself.
+    /// (``armRun(_:format:_:time:)``); a line read one by one disarms both, unless it is a quick record itself. A
+    /// record that opens a dump arms nothing until the dump closes among the continuation lines a run takes
+    /// (``suspended``).
     private let headerRun: HeaderRun?
     /// The shapes armed: bit 0 classic, bit 1 modern; and those armed before the line being read one by one.
     private var armed: UInt32 = 0
@@ -593,9 +595,10 @@ struct InputAnalysis {
     }
 
     /// Arms ``headerRun`` for the shape of the record just read (`header` of `line`, a record of NSLog format
-    /// `format` at `time`; none without a time, or after a message that opens a dump): the lines of that shape that repeat its date, time to the second, fraction length and
-    /// zone, with the header tail of a recent incarnation, are records of the same format at the same second. The
-    /// other shape stays armed if it was: this record leaves nothing that would read its lines differently.
+    /// `format` at `time`; none without a time; suspended until the dump closes after a message that opens one): the
+    /// lines of that shape that repeat its date, time to the second, fraction length and zone, with the header tail
+    /// of a recent incarnation, are records of the same format at the same second. The other shape stays armed if it
+    /// was: this record leaves nothing that would read its lines differently.
     @inline(__always)
     private mutating func armRun(
         _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp?
