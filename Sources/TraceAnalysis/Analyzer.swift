@@ -681,17 +681,22 @@ struct InputAnalysis {
                 let size = headerRun.count(group)
                 modern = headerRun.isModern(group)
                 if tail != cachedRecent { recentHit(tail) }
-                count(format: clock(modern: modern).format, times: size)
-                number &+= 1
-                let first = time(modern: modern, micros: headerRun.firstMicros(group))
-                if recent[tail].timeline.with({ $0.noteRecord(line: number, time: first) }) {
-                    summary.clockAnomalies += 1
-                }
+                let clock = clock(modern: modern)
+                count(format: clock.format, times: size)
+                let firstLine = number &+ 1
+                number &+= size
                 micros = headerRun.lastMicros(group)
-                guard size > 1 else { continue }
-                number &+= size &- 1
-                let last = time(modern: modern, micros: micros)
-                recent[tail].timeline.with { $0.noteRecords(size &- 1, line: number, time: last) }
+                var first = clock.time
+                first.wallMicros = clock.second &+ headerRun.firstMicros(group)
+                var last = first
+                last.wallMicros = clock.second &+ micros
+                let line = number
+                let anomaly = recent[tail].timeline.with { timeline in
+                    let anomaly = timeline.noteRecord(line: firstLine, time: first)
+                    if size > 1 { timeline.noteRecords(size &- 1, line: line, time: last) }
+                    return anomaly
+                }
+                if anomaly { summary.clockAnomalies += 1 }
             }
         } while groups == HeaderRun.capacity
         let taken = number &- summary.lines
