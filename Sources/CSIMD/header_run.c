@@ -113,20 +113,32 @@ size_t csimd_header_run(
         if (digits == 0) break;
         const int modern = digits > 3;
         if (!(armed & (1u << modern))) break;
-        const csimd_header_clock *clock = &state->clocks[modern];
+        csimd_header_clock *clock = &state->clocks[modern];
         if (clock->fraction_digits != digits) break;
-        // The date and time to the second, and the zone: the armed record's bytes.
-        if (csimd_load8(line) != clock->date[0] || csimd_load8(line + 8) != clock->date[1] ||
-            csimd_load8(line + 12) != clock->date[2])
-            break;
+        // The date and time to the minute, and the zone: the armed record's bytes; the second the clock holds, or
+        // a later one, which the clock moves to (the microseconds still count from the armed second: a zone read
+        // from the line is the same, and one assumed for it is the same within the hour, as `ZoneResolver` reads
+        // it).
+        if (csimd_load8(line) != clock->date[0] || csimd_load8(line + 8) != clock->date[1]) break;
+        const uint64_t time = csimd_load8(line + 12);  // bytes 12–19: `H:MM:SS.`
+        if (time != clock->date[2]) {
+            if ((time ^ clock->date[2]) & 0xFF0000FFFFFFFFFFull) break;  // another minute
+            const uint32_t tens = (uint32_t)(line[17] - '0'), ones = (uint32_t)(line[18] - '0');
+            const uint32_t second = (uint32_t)((clock->date[2] >> 40) & 0xFF) * 10 +
+                                    (uint32_t)((clock->date[2] >> 48) & 0xFF) - 11 * '0';
+            if (tens > 5 || ones > 9 || tens * 10 + ones <= second) break;
+            clock->later += (tens * 10 + ones - second) * 1000000;
+            clock->date[2] = time;
+        }
         const size_t timestamp_end = 20 + digits + clock->zone_count;
         if (timestamp_end > count) break;
         if (clock->zone_count &&
             (csimd_load8(line + 20 + digits) & (~0ull >> (8 * (8 - clock->zone_count)))) != clock->zone)
             break;
-        const uint32_t micros = digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
-                                            : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) /
-                                                         (digits == 7 ? 10 : 100));
+        const uint32_t micros = clock->later +
+                                (digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
+                                             : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) /
+                                                          (digits == 7 ? 10 : 100)));
         // The header tail (` name[pid:`) of one of the recent incarnations: the last one's first (at most one can
         // be there: a tail runs to the colon after the digits after the first bracket).
         const uint8_t *at = line + timestamp_end;

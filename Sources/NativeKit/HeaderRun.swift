@@ -57,7 +57,7 @@ public final class HeaderRun {
     ) {
         let clock = csimd_header_clock(
             date: date, zone: zone, zone_count: UInt32(truncatingIfNeeded: zoneCount),
-            fraction_digits: UInt32(truncatingIfNeeded: fractionDigits))
+            fraction_digits: UInt32(truncatingIfNeeded: fractionDigits), later: 0, reserved: 0)
         if modern { state.pointee.clocks.1 = clock } else { state.pointee.clocks.0 = clock }
     }
 
@@ -90,11 +90,12 @@ public final class HeaderRun {
     @inlinable
     public func count(_ index: Int) -> Int { Int(groups[index].count) }
 
-    /// The microseconds of the fraction of group `index`'s first line (its first six digits).
+    /// The microseconds of group `index`'s first line from the armed second (its fraction's first six digits, and
+    /// the seconds after the armed one).
     @inlinable
     public func firstMicros(_ index: Int) -> Int64 { Int64(groups[index].first_micros) }
 
-    /// The microseconds of the fraction of group `index`'s last line.
+    /// The microseconds of group `index`'s last line from the armed second.
     @inlinable
     public func lastMicros(_ index: Int) -> Int64 { Int64(groups[index].last_micros) }
 

@@ -596,9 +596,11 @@ struct InputAnalysis {
 
     /// Arms ``headerRun`` for the shape of the record just read (`header` of `line`, a record of NSLog format
     /// `format` at `time`; none without a time; suspended until the dump closes after a message that opens one): the
-    /// lines of that shape that repeat its date, time to the second, fraction length and zone, with the header tail
-    /// of a recent incarnation, are records of the same format at the same second. The other shape stays armed if it
-    /// was: this record leaves nothing that would read its lines differently.
+    /// lines of that shape that repeat its date, time to the minute, fraction length and zone, at its second or a
+    /// later one, with the header tail of a recent incarnation, are records of the same format at that second (a
+    /// zone the line states is the same; one assumed for it is the same within the hour, as ``ZoneResolver`` works
+    /// it out). The other shape stays armed if it was: this record leaves nothing that would read its lines
+    /// differently.
     @inline(__always)
     private mutating func armRun(
         _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp?
@@ -645,7 +647,7 @@ struct InputAnalysis {
 
     /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:)``
     /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
-    /// armed second plus its fraction, whose message means nothing.
+    /// armed second plus the microseconds the run gives it, whose message means nothing.
     private mutating func takeRun(_ run: LineReader.Run) -> (lines: Int, next: Int) {
         guard bracketDepth > 0 else { return takeHeaders(run, from: run.start) }
         let (lines, next) = takeContinuations(run)

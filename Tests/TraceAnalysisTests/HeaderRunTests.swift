@@ -124,9 +124,12 @@ struct RandomCapture {
     }
 
     mutating func line() -> String {
-        // The clock: mostly a few milliseconds on, sometimes a new second, sometimes back.
+        // The clock: mostly a few milliseconds on, sometimes a new second, sometimes back, now and then a jump to
+        // another minute or hour (to a later second of it, or an earlier one).
         if chance(3) {
             clock -= Int64.random(in: 1...5_000, using: &random)
+        } else if chance(1) {
+            clock += Int64.random(in: 30_000_000...4_000_000_000, using: &random)
         } else {
             clock += Int64.random(in: 0...(chance(5) ? 900_000 : 3_000), using: &random)
         }
@@ -142,6 +145,8 @@ struct RandomCapture {
         case 4..<6: text = String(text.prefix(Int.random(in: 20...30, using: &random)))
         case 6..<8: text = pick(["", "    continued", "}", ")", "--- last message repeated 3 times ---"])
         case 8: text = "garbage \u{1}\u{7f} line"
+        case 9 where text.count > 20:  // the date and time of a header, and no `.` before the fraction
+            text = String(text.prefix(19)) + pick([",", ":", " "]) + String(text.dropFirst(20))
         default: break
         }
         return text

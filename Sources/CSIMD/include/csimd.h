@@ -103,6 +103,10 @@ typedef struct {
     uint64_t zone;
     uint32_t zone_count;
     uint32_t fraction_digits;
+    /// Microseconds from the armed second to the one `date` holds now: a run moves the clock to a later second of
+    /// the same minute when its lines do (0 when armed).
+    uint32_t later;
+    uint32_t reserved;
 } csimd_header_clock;
 
 /// A run's state: the clock of each shape (0 classic, 1 modern), the vocabulary's keywords (whose candidates the
@@ -117,8 +121,8 @@ typedef struct {
 } csimd_header_state;
 
 /// Lines of a run in a row that repeat one tail in one shape, each fraction at or after the one before: the tail,
-/// the shape (1 modern), how many lines, and the microseconds of the first and last lines' fractions (their first
-/// six digits).
+/// the shape (1 modern), how many lines, and the microseconds of the first and last lines from the armed second
+/// (their fractions' first six digits, and the seconds after the armed one).
 typedef struct {
     uint16_t tail;
     uint16_t modern;
@@ -129,7 +133,8 @@ typedef struct {
 
 /// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes, without
 /// a CR, that are NSLog records of a shape armed in `armed` (bit 0 classic, bit 1 modern) repeating its clock's
-/// date, time to the second, fraction length and zone and one of the state's tails, whose message holds none of
+/// date, time to the minute, fraction length and zone, and its second or a later one (the clock moves to it), and
+/// one of the state's tails, whose message holds none of
 /// the keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`: how many, in up to
 /// `capacity` groups written to `out` (`*groups` of them), with `*next` the offset after the last one's LF
 /// (`start` when none). Such a line is exactly what the NSLog patterns read as a record of that incarnation whose
