@@ -60,6 +60,33 @@ static inline __attribute__((always_inline)) size_t run_thread(const uint8_t *p,
     return index;
 }
 
+/// The positions a chunk's marks set (its line feeds) from a start and before an end, in order: a bit scan that
+/// carries its word from one position to the next. (The keyword candidates of a message are scanned by a loop of
+/// their own in `run_has_keyword`: through this cursor, the loop over headers took 0.4 % more instructions.)
+typedef struct {
+    const uint64_t *marks;
+    size_t end;
+    size_t word;
+    uint64_t bits;
+} run_marks;
+
+static inline __attribute__((always_inline)) run_marks run_marks_from(
+    const uint64_t *marks, size_t start, size_t end) {
+    const size_t word = start >> 6;
+    return (run_marks){marks, end, word, start < end ? marks[word] & (~0ull << (start & 63)) : 0};
+}
+
+/// The next marked position, or the end when there is none.
+static inline __attribute__((always_inline)) size_t run_next_mark(run_marks *marks) {
+    while (marks->bits == 0) {
+        if (((marks->word + 1) << 6) >= marks->end) return marks->end;
+        marks->bits = marks->marks[++marks->word];
+    }
+    const size_t position = (marks->word << 6) | (size_t)__builtin_ctzll(marks->bits);
+    marks->bits &= marks->bits - 1;
+    return position < marks->end ? position : marks->end;
+}
+
 /// Whether a literal of `keywords` begins at a position of `message[0..<count]` that `candidates` marks (bit
 /// `offset + p` for position p), as the line-by-line path's keyword search would find it.
 static inline __attribute__((always_inline)) int run_has_keyword(
@@ -88,16 +115,10 @@ size_t csimd_header_run(
     size_t lines = 0;
     size_t group = 0;  // groups written; the last one (group - 1) may grow
     uint32_t hint = state->hint < CSIMD_HEADER_TAILS ? state->hint : 0;
-    size_t word = start >> 6;
-    uint64_t bits = start < end ? newlines[word] & (~0ull << (start & 63)) : 0;
+    run_marks feeds = run_marks_from(newlines, start, end);
     for (;;) {
-        // The line's end: the next LF of the chunk.
-        while (bits == 0) {
-            if (((word + 1) << 6) >= end) goto done;
-            bits = newlines[++word];
-        }
-        const size_t lf = (word << 6) | (size_t)__builtin_ctzll(bits);
-        if (lf >= end) break;
+        const size_t lf = run_next_mark(&feeds);
+        if (lf == end) break;
         const size_t count = lf - position;
         if (count < 28 || count > max_line) break;
         const uint8_t *line = bytes + position;
@@ -175,9 +196,7 @@ size_t csimd_header_run(
         }
         lines++;
         position = lf + 1;
-        bits &= bits - 1;
     }
-done:
     state->hint = hint;
     *groups = group;
     *next = position;
@@ -190,15 +209,10 @@ size_t csimd_continuation_run(
     size_t position = start;
     size_t lines = 0;
     int64_t open = *depth;
-    size_t word = start >> 6;
-    uint64_t bits = start < end ? newlines[word] & (~0ull << (start & 63)) : 0;
+    run_marks feeds = run_marks_from(newlines, start, end);
     while (open > 0) {
-        while (bits == 0) {
-            if (((word + 1) << 6) >= end) goto done;
-            bits = newlines[++word];
-        }
-        const size_t lf = (word << 6) | (size_t)__builtin_ctzll(bits);
-        if (lf >= end) break;
+        const size_t lf = run_next_mark(&feeds);
+        if (lf == end) break;
         const size_t count = lf - position;
         if (count > max_line) break;
         const uint8_t *line = bytes + position;
@@ -209,9 +223,7 @@ size_t csimd_continuation_run(
         open += csimd_bracket_balance(line, count, vectors);
         lines++;
         position = lf + 1;
-        bits &= bits - 1;
     }
-done:
     *depth = open;
     *next = position;
     return lines;
