@@ -143,7 +143,7 @@ size_t csimd_header_run(
         if (csimd_load8(line) != clock->date[0] || csimd_load8(line + 8) != clock->date[1]) break;
         const uint64_t time = csimd_load8(line + 12);  // bytes 12–19: `H:MM:SS.`
         if (time != clock->date[2]) {
-            if ((time ^ clock->date[2]) & 0xFF0000FFFFFFFFFFull) break;  // another minute
+            if ((time ^ clock->date[2]) & 0xFF0000FFFFFFFFFFull) break;  // another hour or minute, or no `:SS.`
             const uint32_t tens = (uint32_t)(line[17] - '0'), ones = (uint32_t)(line[18] - '0');
             const uint32_t second = (uint32_t)((clock->date[2] >> 40) & 0xFF) * 10 +
                                     (uint32_t)((clock->date[2] >> 48) & 0xFF) - 11 * '0';

@@ -133,12 +133,11 @@ typedef struct {
 
 /// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes, without
 /// a CR, that are NSLog records of a shape armed in `armed` (bit 0 classic, bit 1 modern) repeating its clock's
-/// date, time to the minute, fraction length and zone, and its second or a later one (the clock moves to it), and
-/// one of the state's tails, whose message holds none of
-/// the keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`: how many, in up to
-/// `capacity` groups written to `out` (`*groups` of them), with `*next` the offset after the last one's LF
-/// (`start` when none). Such a line is exactly what the NSLog patterns read as a record of that incarnation whose
-/// message means nothing; the first line that is not ends the run.
+/// date, time to the minute, fraction length and zone, at its second or a later one (the clock moves to it), and
+/// one of the state's tails, whose message holds none of the keywords at the positions `candidates` marks and does
+/// not end with `{`, `(` or `[`: how many, in up to `capacity` groups written to `out` (`*groups` of them), with
+/// `*next` the offset after the last one's LF (`start` when none). Such a line is exactly what the NSLog patterns
+/// read as a record of that incarnation whose message means nothing; the first line that is not ends the run.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_group *out, size_t capacity,
