@@ -187,6 +187,22 @@ struct FormatTests {
         #expect(TimestampLayout.syslog.parse(text) == nil)
     }
 
+    @Test func theTimeOfDayIsTheISOTextBetweenItsTAndItsZone() {
+        var random = SplitMix64(seed: 23)
+        for round in 0..<20_000 {
+            let wall =
+                round < 10
+                ? Int64(round - 5) : Int64.random(in: -5_000_000_000_000_000...5_000_000_000_000_000, using: &random)
+            let offset: Int32? = [nil, 0, 19_800, -18_000][Int.random(in: 0..<4, using: &random)]
+            let time = Timestamp(
+                wallMicros: wall, utcOffsetSeconds: offset, fractionDigits: UInt8.random(in: 0...9, using: &random))
+            let iso = time.iso8601
+            var rest = iso[iso.index(after: iso.firstIndex(of: "T")!)...]
+            if let zone = rest.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) { rest = rest[..<zone] }
+            #expect(time.timeOfDay == String(rest), "\(iso)")
+        }
+    }
+
     @Test func syslogYearsRollOverAtNewYear() {
         var dates = DateInference(explicitYear: 2023, reference: DateInference.sampleReference)
         #expect(dates.year(month: 12, day: 31) == 2023)
