@@ -49,8 +49,9 @@ public final class HeaderRun {
     }
 
     /// What the lines of shape `modern` repeat: the three words of the first 20 bytes (`YYYY-MM-DD HH:MM:SS.`:
-    /// bytes 0–7, 8–15, 12–19), the number of fraction digits (1–3 classic, 4–9 modern), and the zone after them
-    /// (`zoneCount` bytes, 0–8, as a little-endian word).
+    /// bytes 0–7, 8–15, 12–19; a later second of the same minute is taken too, see `csimd_header_run`), the number
+    /// of fraction digits (1–3 classic, 4–9 modern), and the zone after them (`zoneCount` bytes, 0–8, as a
+    /// little-endian word).
     @inline(__always)
     public func arm(
         modern: Bool, date: (UInt64, UInt64, UInt64), fractionDigits: Int, zone: UInt64, zoneCount: Int

@@ -296,6 +296,14 @@ struct InputAnalysis {
         var time = Timestamp(wallMicros: 0, utcOffsetSeconds: nil, fractionDigits: 0)
         var second: Int64 = 0
         var format = 0
+
+        /// The timestamp of a record of this shape `micros` after the armed second (what a run says of a line).
+        @inline(__always)
+        func at(_ micros: Int64) -> Timestamp {
+            var at = time
+            at.wallMicros = second &+ micros
+            return at
+        }
     }
     private var clocks = (classic: Clock(), modern: Clock())
     /// Lines the runs took (tests).
@@ -666,12 +674,6 @@ struct InputAnalysis {
         var groups = 0
         var modern = false
         var micros: Int64 = 0
-        @inline(__always) func time(modern: Bool, micros: Int64) -> Timestamp {
-            let clock = clock(modern: modern)
-            var time = clock.time
-            time.wallMicros = clock.second &+ micros
-            return time
-        }
         repeat {
             (_, groups, next) = headerRun.run(
                 armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
@@ -688,10 +690,7 @@ struct InputAnalysis {
                 let firstLine = number &+ 1
                 number &+= size
                 micros = headerRun.lastMicros(group)
-                var first = clock.time
-                first.wallMicros = clock.second &+ headerRun.firstMicros(group)
-                var last = first
-                last.wallMicros = clock.second &+ micros
+                let (first, last) = (clock.at(headerRun.firstMicros(group)), clock.at(micros))
                 let line = number
                 let anomaly = recent[tail].timeline.with { timeline in
                     let anomaly = timeline.noteRecord(line: firstLine, time: first)
@@ -706,9 +705,10 @@ struct InputAnalysis {
         summary.lines = number
         runLines &+= taken
         failureLog.line = number
-        rawContinuations = rawContinuationFormats[clock(modern: modern).format]
+        let clock = clock(modern: modern)
+        rawContinuations = rawContinuationFormats[clock.format]
         lastTimeline = recent[cachedRecent].timeline.object
-        lastTime = time(modern: modern, micros: micros)
+        lastTime = clock.at(micros)
         lastEvent = nil
         return (taken, next)
     }

@@ -526,79 +526,40 @@ extension Timestamp {
         let (days, microsOfDay) = Timestamp.floorDivide(wallMicros, 86_400_000_000)
         guard text.count >= Timestamp.iso8601Capacity, let start = text.baseAddress else { return nil }
         let raw = UnsafeMutableRawPointer(start)
-        var count = 0
-        // Fields that fit their width (all but an offset of 100 hours or more) are stored digit by digit, most
-        // as two: no counting of digits, no loop.
-        func put2(_ value: Int) {
-            start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
-            start[count + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-            count += 2
-        }
-        func put(_ byte: Unicode.Scalar) {
-            start[count] = UInt8(ascii: byte)
-            count += 1
-        }
+        var out = Timestamp.Digits(start: start)
         if days == dates.day {
             raw.storeBytes(of: dates.text.0, as: UInt64.self)
             raw.storeBytes(of: dates.text.1, toByteOffset: 8, as: UInt16.self)
-            count = 10
+            out.count = 10
         } else {
             let (year, month, day) = Timestamp.civil(fromDays: days)
             guard (0...9999).contains(year) else { return nil }
-            put2(year / 100)
-            put2(year % 100)
-            put("-")
-            put2(month)
-            put("-")
-            put2(day)
+            out.two(year / 100)
+            out.two(year % 100)
+            out.put("-")
+            out.two(month)
+            out.put("-")
+            out.two(day)
             dates.day = days
             dates.text = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
         }
-        put("T")
-        let seconds = Int(microsOfDay / 1_000_000)
-        put2(seconds / 3600)
-        put(":")
-        put2(seconds / 60 % 60)
-        put(":")
-        put2(seconds % 60)
-        if fractionDigits > 0 {
-            let digits = min(Int(fractionDigits), 6)
-            put(".")
-            var fraction = Int(microsOfDay % 1_000_000)
-            if digits == 3 {
-                // Milliseconds and microseconds, the usual precisions, by pairs.
-                fraction /= 1000
-                start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
-                count += 1
-                put2(fraction % 100)
-            } else if digits == 6 {
-                put2(fraction / 10_000)
-                put2(fraction / 100 % 100)
-                put2(fraction % 100)
-            } else {
-                for _ in digits..<6 { fraction /= 10 }
-                for index in stride(from: count + digits - 1, through: count, by: -1) {
-                    start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-                    fraction /= 10
-                }
-                count += digits
-            }
-        }
-        guard let utcOffsetSeconds else { return count }
+        out.put("T")
+        out.count += writeTimeOfDay(microsOfDay, at: start + out.count)
+        guard let utcOffsetSeconds else { return out.count }
         guard utcOffsetSeconds != 0 else {
-            put("Z")
-            return count
+            out.put("Z")
+            return out.count
         }
         let magnitude = Int(utcOffsetSeconds.magnitude)
-        put(utcOffsetSeconds < 0 ? "-" : "+")
+        out.put(utcOffsetSeconds < 0 ? "-" : "+")
         if magnitude / 3600 < 100 {
-            put2(magnitude / 3600)
+            out.two(magnitude / 3600)
         } else {
-            count += JSONWriter.writeDecimal(magnitude / 3600, at: start + count)
+            out.count += JSONWriter.writeDecimal(magnitude / 3600, at: start + out.count)
         }
-        put(":")
-        put2(magnitude / 60 % 60)
-        return count
+        out.put(":")
+        out.two(magnitude / 60 % 60)
+        return out.count
     }
 }
 

@@ -6,8 +6,9 @@
 /// from trying the formats in catalogue order (tests compare both on samples, the real corpus, generated captures
 /// and mutated lines). The two shapes cannot both match a line: modern has 4–9 fraction digits, classic 1–3.
 ///
-/// `csimd_header_run` (``HeaderRun``) checks the same things again, in C, for a line that repeats a record's date,
-/// second, fraction length, zone and header tail (``Tail``): the fraction, the thread and its bracket. A change
+/// `csimd_header_run` (``HeaderRun``) checks the same things again, in C, for a line that repeats a record's date
+/// and minute (at its second or a later one), fraction length, zone and header tail (``Tail``): the seconds, the
+/// fraction, the thread and its bracket. A change
 /// here is a change there; `HeaderRunTests` compares the reports made with and without it.
 enum NSLogHeader {
     enum Shape: Sendable { case modern, classic }

@@ -68,31 +68,79 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     }
 
     /// The time of day as the log wrote it, for compact reports: `12:24:09.948`.
-    /// (The part of ``iso8601`` between its `T` and its zone, written directly: reports write one per event and
-    /// per episode, and an ISO string made and cut for each cost 11 % of a big HTML report.)
+    /// (The part of ``iso8601`` between its `T` and its zone, written as ``writeISO8601(into:dates:)`` writes it:
+    /// reports write one per event and per episode, and an ISO string made and cut for each cost 11 % of a big
+    /// HTML report.)
     public var timeOfDay: String {
         let microsOfDay = Timestamp.floorDivide(wallMicros, 86_400_000_000).1
+        return String(unsafeUninitializedCapacity: Timestamp.timeOfDayCapacity) { text in
+            guard let start = text.baseAddress else { return 0 }
+            return writeTimeOfDay(microsOfDay, at: start)
+        }
+    }
+
+    /// The most bytes ``writeTimeOfDay(_:at:)`` writes: `HH:MM:SS.ffffff`.
+    static let timeOfDayCapacity = 15
+
+    /// Writes the time of day `microsOfDay` (microseconds since midnight) at `start` as ``iso8601`` writes it
+    /// (`HH:MM:SS`, then `.` and the fraction's first ``fractionDigits``, at most six, when there are any), and
+    /// returns how many bytes.
+    @inline(__always)
+    func writeTimeOfDay(_ microsOfDay: Int64, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = Digits(start: start)
         let seconds = Int(microsOfDay / 1_000_000)
+        out.two(seconds / 3600)
+        out.put(":")
+        out.two(seconds / 60 % 60)
+        out.put(":")
+        out.two(seconds % 60)
+        guard fractionDigits > 0 else { return out.count }
         let digits = min(Int(fractionDigits), 6)
+        out.put(".")
         var fraction = Int(microsOfDay % 1_000_000)
-        for _ in digits..<6 { fraction /= 10 }
-        return String(unsafeUninitializedCapacity: 15) { text in
-            func two(_ value: Int, at index: Int) {
-                text[index] = UInt8(truncatingIfNeeded: 48 + value / 10)
-                text[index + 1] = UInt8(truncatingIfNeeded: 48 + value % 10)
-            }
-            two(seconds / 3600, at: 0)
-            text[2] = UInt8(ascii: ":")
-            two(seconds / 60 % 60, at: 3)
-            text[5] = UInt8(ascii: ":")
-            two(seconds % 60, at: 6)
-            guard digits > 0 else { return 8 }
-            text[8] = UInt8(ascii: ".")
-            for index in stride(from: 8 + digits, to: 8, by: -1) {
-                text[index] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
+        if digits == 3 {
+            // Milliseconds and microseconds, the usual precisions, by pairs.
+            fraction /= 1000
+            out.one(fraction / 100)
+            out.two(fraction % 100)
+        } else if digits == 6 {
+            out.two(fraction / 10_000)
+            out.two(fraction / 100 % 100)
+            out.two(fraction % 100)
+        } else {
+            for _ in digits..<6 { fraction /= 10 }
+            for index in stride(from: out.count + digits - 1, through: out.count, by: -1) {
+                start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
                 fraction /= 10
             }
-            return 9 + digits
+            out.count += digits
+        }
+        return out.count
+    }
+
+    /// Bytes stored one after another from `start`: the fields of a timestamp that fit their width, digit by
+    /// digit, most as two (no counting of digits, no loop).
+    struct Digits {
+        let start: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        @inline(__always)
+        mutating func one(_ value: Int) {
+            start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+            count += 1
+        }
+
+        @inline(__always)
+        mutating func two(_ value: Int) {
+            start[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+            start[count + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            count += 2
+        }
+
+        @inline(__always)
+        mutating func put(_ byte: Unicode.Scalar) {
+            start[count] = UInt8(ascii: byte)
+            count += 1
         }
     }
 
