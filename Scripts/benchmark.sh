@@ -23,7 +23,12 @@ RUNS=${RUNS:-5}
 SEED=${SEED:-1}
 BUILD_DIR=${BUILD_DIR:-.build-release}
 TOOL_ARGS=${TOOL_ARGS---format json --jobs 1}
+# An NSLog line's prefix, loosely: a date, a time with a fraction, anything up to `[pid:thread] `.
 GREP_PATTERN='^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* .+?\[\d+:[0-9a-fx]+\] '
+# The patterns of the two NSLog formats trace-analyze reads (modern|classic, from
+# Sources/TraceAnalysis/LogFormat+Builtin.swift with the groups unnamed; a test keeps them the same): grep counting
+# exactly the lines trace-analyze reads as NSLog records.
+GREP_FORMATS='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z)?) (?!0x[0-9a-f]+ )([^\[\]\s][^\[\]]*?)\[(\d+):(\d+)\] ?(.*)$|^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{1,3}) (?!(?:Df|Db|E |I |A |F |Er|Fa|Ft) \S)([^\[\]\s][^\[\]]*?)\[(\d+):([0-9A-Fa-fx]+)\] ?(.*)$'
 
 if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
     echo "benchmark: RUNS must be a positive integer, got '$RUNS'" >&2
@@ -70,6 +75,11 @@ run_grep() {
     grep -cP "$GREP_PATTERN" "$FILE" > "$TMP/grep-count" || rc=$?
     ((rc <= 1)) || { echo "benchmark: grep failed with exit code $rc" >&2; return 1; }
 }
+run_grep_formats() {
+    local rc=0
+    grep -cP "$GREP_FORMATS" "$FILE" > "$TMP/grep-formats-count" || rc=$?
+    ((rc <= 1)) || { echo "benchmark: grep failed with exit code $rc" >&2; return 1; }
+}
 run_tool() {
     local rc=0
     # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
@@ -114,9 +124,9 @@ ratio() {
 
 # --- Run ---------------------------------------------------------------------------------------------
 echo "==> timing $RUNS run(s) of each command on $FILE" >&2
-names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '<nslog-prefix>' FILE")
+names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '<nslog-prefix>' FILE" "grep -cP '<nslog-formats>' FILE")
 names+=("trace-analyze ${TOOL_ARGS:+$TOOL_ARGS }FILE")
-functions=(run_cat run_wc run_grep run_tool)
+functions=(run_cat run_wc run_grep run_grep_formats run_tool)
 medians=()
 for f in "${functions[@]}"; do
     measure "$f"
@@ -159,12 +169,15 @@ for i in "${!names[@]}"; do
     printf '%-44s %10s %10s %14s\n' "${names[i]}" "$seconds" "$mbps" "$lps"
 done
 echo
-ratio "${medians[3]}" "${medians[2]}" 2
+ratio "${medians[4]}" "${medians[2]}" 2
 vs_grep=$REPLY
-ratio "${medians[3]}" "${medians[1]}" 2
+ratio "${medians[4]}" "${medians[3]}" 2
+vs_formats=$REPLY
+ratio "${medians[4]}" "${medians[1]}" 2
 vs_wc=$REPLY
-echo "trace-analyze time / grep: ${vs_grep}x    / wc -l: ${vs_wc}x"
-echo "grep matched $(cat "$TMP/grep-count") of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
+echo "trace-analyze time / grep <nslog-prefix>: ${vs_grep}x    / grep <nslog-formats>: ${vs_formats}x    / wc -l: ${vs_wc}x"
+echo "grep matched $(cat "$TMP/grep-count") (<nslog-prefix>) and $(cat "$TMP/grep-formats-count") (<nslog-formats>)" \
+    "of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
 if [[ -n $RSS_KB ]]; then
     ratio "$RSS_KB" 1024 1
     echo "trace-analyze peak RSS: $REPLY MB ($RSS_KB KB, /usr/bin/time -f %M)"
