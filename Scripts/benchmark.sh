@@ -70,16 +70,14 @@ trap 'rm -rf "$TMP"' EXIT
 
 run_cat() { cat "$FILE" > /dev/null; }
 run_wc() { wc -l "$FILE" > /dev/null; }
-run_grep() {
+# grep -cP with pattern $1, its count in $TMP/$2.
+grep_count() {
     local rc=0
-    grep -cP "$GREP_PATTERN" "$FILE" > "$TMP/grep-count" || rc=$?
+    grep -cP "$1" "$FILE" > "$TMP/$2" || rc=$?
     ((rc <= 1)) || { echo "benchmark: grep failed with exit code $rc" >&2; return 1; }
 }
-run_grep_formats() {
-    local rc=0
-    grep -cP "$GREP_FORMATS" "$FILE" > "$TMP/grep-formats-count" || rc=$?
-    ((rc <= 1)) || { echo "benchmark: grep failed with exit code $rc" >&2; return 1; }
-}
+run_grep() { grep_count "$GREP_PATTERN" grep-count; }
+run_grep_formats() { grep_count "$GREP_FORMATS" grep-formats-count; }
 run_tool() {
     local rc=0
     # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose

@@ -8,8 +8,8 @@
 ///
 /// `csimd_header_run` (``HeaderRun``) checks the same things again, in C, for a line that repeats a record's date
 /// and minute (at its second or a later one), fraction length, zone and header tail (``Tail``): the seconds, the
-/// fraction, the thread and its bracket. A change
-/// here is a change there; `HeaderRunTests` compares the reports made with and without it.
+/// fraction, the thread and its bracket. A change here is a change there; `HeaderRunTests` compares the reports
+/// made with and without it.
 enum NSLogHeader {
     enum Shape: Sendable { case modern, classic }
 
