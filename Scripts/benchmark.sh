@@ -6,7 +6,8 @@
 #   QUICK=1 Scripts/benchmark.sh         # 1MB capture, 1 run: proves the pipeline works (CI), asserts no timing
 #
 # Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), BUILD_DIR (.build-release),
-# SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core).
+# SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
+# TOOL_ARGS_CORES (default "--format json": a job per core, so the lone input is read ahead on a second thread).
 # Captures are kept in bench-data/ (git-ignored) and reused; delete them to regenerate.
 # Needs bash, coreutils, GNU grep (-P) and /usr/bin/time (for peak RSS; skipped when missing).
 set -euo pipefail
@@ -23,6 +24,7 @@ RUNS=${RUNS:-5}
 SEED=${SEED:-1}
 BUILD_DIR=${BUILD_DIR:-.build-release}
 TOOL_ARGS=${TOOL_ARGS---format json --jobs 1}
+TOOL_ARGS_CORES=${TOOL_ARGS_CORES---format json}
 # An NSLog line's prefix, loosely: a date, a time with a fraction, anything up to `[pid:thread] `.
 GREP_PATTERN='^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* .+?\[\d+:[0-9a-fx]+\] '
 # The patterns of the two NSLog formats trace-analyze reads (modern|classic, from
@@ -78,10 +80,11 @@ grep_count() {
 }
 run_grep() { grep_count "$GREP_PATTERN" grep-count; }
 run_grep_formats() { grep_count "$GREP_FORMATS" grep-formats-count; }
-run_tool() {
+# trace-analyze with the arguments $1 (a word list).
+tool_run() {
     local rc=0
-    # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
-    "$TOOL" $TOOL_ARGS "$FILE" > /dev/null 2> "$TMP/tool-stderr" || rc=$?
+    # shellcheck disable=SC2086  # the arguments are a word list on purpose
+    "$TOOL" $1 "$FILE" > /dev/null 2> "$TMP/tool-stderr" || rc=$?
     # 1: violations or slow launches found, 2: usage-level problems in the input; both are results.
     if ((rc > 2)); then
         echo "benchmark: trace-analyze failed with exit code $rc:" >&2
@@ -90,6 +93,8 @@ run_tool() {
     fi
     echo "$rc" > "$TMP/tool-rc"
 }
+run_tool() { tool_run "$TOOL_ARGS"; }
+run_tool_cores() { tool_run "$TOOL_ARGS_CORES"; }
 
 # Median (µs) of RUNS runs of a function, in REPLY.
 measure() {
@@ -123,8 +128,8 @@ ratio() {
 # --- Run ---------------------------------------------------------------------------------------------
 echo "==> timing $RUNS run(s) of each command on $FILE" >&2
 names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '<nslog-prefix>' FILE" "grep -cP '<nslog-formats>' FILE")
-names+=("trace-analyze ${TOOL_ARGS:+$TOOL_ARGS }FILE")
-functions=(run_cat run_wc run_grep run_grep_formats run_tool)
+names+=("trace-analyze ${TOOL_ARGS:+$TOOL_ARGS }FILE" "trace-analyze ${TOOL_ARGS_CORES:+$TOOL_ARGS_CORES }FILE")
+functions=(run_cat run_wc run_grep run_grep_formats run_tool run_tool_cores)
 medians=()
 for f in "${functions[@]}"; do
     measure "$f"
@@ -174,6 +179,12 @@ vs_formats=$REPLY
 ratio "${medians[4]}" "${medians[1]}" 2
 vs_wc=$REPLY
 echo "trace-analyze time / grep <nslog-prefix>: ${vs_grep}x    / grep <nslog-formats>: ${vs_formats}x    / wc -l: ${vs_wc}x"
+ratio "${medians[5]}" "${medians[2]}" 2
+cores_grep=$REPLY
+ratio "${medians[5]}" "${medians[3]}" 2
+cores_formats=$REPLY
+echo "with ${TOOL_ARGS_CORES:-no arguments} ($(nproc) CPUs): / grep <nslog-prefix>: ${cores_grep}x    /" \
+    "grep <nslog-formats>: ${cores_formats}x"
 echo "grep matched $(cat "$TMP/grep-count") (<nslog-prefix>) and $(cat "$TMP/grep-formats-count") (<nslog-formats>)" \
     "of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
 if [[ -n $RSS_KB ]]; then

@@ -90,13 +90,15 @@ public struct Analyzer: Sendable {
 
     /// Runs `workers` workers on `batch` while `collect` (on the calling thread, which then works too) adds its
     /// inputs. The other workers start when `collect` says so, or once it is over, and only for two inputs or more:
-    /// a lone input is analysed on the calling thread, as with one worker.
+    /// a lone input is analysed on the calling thread, as with one worker. When the inputs, all known, are at most
+    /// half the workers (a lone input on two cores or more), each is read ahead on a thread of its own
+    /// (``LineReader/readsAhead``), which the idle workers' cores run.
     private func analyze<Failure: Error>(
         _ batch: Batch, workers: Int, collect: (_ startWorkers: () -> Void) throws(Failure) -> Void
     ) throws(Failure) -> AnalysisReport {
         let work = { @Sendable in
             while let (index, source) = batch.next() {
-                batch.store(self.analyze(source), at: index)
+                batch.store(self.analyze(source, readAhead: batch.leavesCores(workers: workers)), at: index)
             }
         }
         let others = DispatchGroup()
@@ -126,11 +128,14 @@ public struct Analyzer: Sendable {
         analyze([.text(name: name, text)])
     }
 
-    func analyze(_ source: InputSource) -> (InputSummary, ProcessReports) {
+    /// Analyses one input; `readAhead`: its chunks read on a thread of their own (``LineReader/readsAhead``).
+    func analyze(_ source: InputSource, readAhead: Bool = false) -> (InputSummary, ProcessReports) {
         switch source {
-        case .text(let name, let text): return run(name, modified: nil, LineReader(bytes: Array(text.utf8)))
-        case .bytes(let name, let bytes): return run(name, modified: nil, LineReader(bytes: bytes))
-        case .standardInput: return run(source.name, modified: nil, LineReader(fd: 0))
+        case .text(let name, let text):
+            return run(name, modified: nil, LineReader(bytes: Array(text.utf8), readAhead: readAhead))
+        case .bytes(let name, let bytes):
+            return run(name, modified: nil, LineReader(bytes: bytes, readAhead: readAhead))
+        case .standardInput: return run(source.name, modified: nil, LineReader(fd: 0, readAhead: readAhead))
         case .file(let path):
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else {
@@ -142,19 +147,21 @@ public struct Analyzer: Sendable {
                 return InputAnalysis.failed(path, .cannotOpen(path: path, reason: String(cString: strerror(errno))))
             }
             if (info.st_mode & S_IFMT) == S_IFDIR { return InputAnalysis.failed(path, .isDirectory(path: path)) }
-            return run(path, modified: Int64(info.st_mtim.tv_sec), LineReader(fd: fd))
+            return run(path, modified: Int64(info.st_mtim.tv_sec), LineReader(fd: fd, readAhead: readAhead))
         }
     }
 
     /// Analyses `bytes` read in chunks of `chunkSize`, with or without the runs of repeated headers
-    /// (``HeaderRun``), and says how many lines the runs took (tests and ``PipelineCheck``: the runs and the chunks
-    /// change nothing but that).
+    /// (``HeaderRun``), read ahead or not (``LineReader/readsAhead``), and says how many lines the runs took (tests
+    /// and ``PipelineCheck``: the runs, the chunks and the reading ahead change nothing but that).
     func analyze(
         bytes: [UInt8], name: String = "capture", chunkSize: Int,
-        maximumLineLength: Int = LineReader.defaultMaximumLineLength, headerRuns: Bool
+        maximumLineLength: Int = LineReader.defaultMaximumLineLength, headerRuns: Bool, readAhead: Bool = false
     ) -> (report: AnalysisReport, runLines: Int) {
         var analysis = InputAnalysis(name: name, analyzer: self, modified: nil, headerRuns: headerRuns)
-        analysis.read(LineReader(bytes: bytes, chunkSize: chunkSize, maximumLineLength: maximumLineLength))
+        analysis.read(
+            LineReader(
+                bytes: bytes, chunkSize: chunkSize, maximumLineLength: maximumLineLength, readAhead: readAhead))
         let runLines = analysis.runLines
         let (summary, processes) = analysis.finish()
         return (AnalysisReport(inputs: [summary], processes: processes, options: options), runLines)
@@ -1091,6 +1098,11 @@ private final class Batch: @unchecked Sendable {
             if done > 0 { progress?(BatchProgress(done: done, total: slots.count, bytes: bytes)) }
             return sources.count
         }
+    }
+
+    /// Whether the inputs are all known and at most half of `workers`: each can then have a second thread.
+    func leavesCores(workers: Int) -> Bool {
+        lock.withLock { closed && sources.count * 2 <= workers }
     }
 
     func cancel() {

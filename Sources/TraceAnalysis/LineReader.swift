@@ -13,6 +13,10 @@ import NativeKit
 /// out cut to that length (flagged as truncated) and the rest of it is skipped, so one 100 MB line
 /// costs no more memory than a short one. Bytes are never decoded: invalid UTF-8 passes through untouched.
 /// Gzip-compressed input (recognised by its magic number, from a file or a pipe) is inflated on the way.
+///
+/// With ``readsAhead``, a thread of its own reads (and inflates) the next chunks while the lines of one are handed
+/// out (``ReadAhead``): the lines, their marks and the counts are the same, and the reading costs the caller's
+/// thread only the copy of an unfinished line to the next chunk.
 public struct LineReader: ~Copyable {
     /// The default read size.
     public static let defaultChunkSize = 1 << 20
@@ -21,11 +25,14 @@ public struct LineReader: ~Copyable {
 
     public let chunkSize: Int
     public let maximumLineLength: Int
-    private let fd: Int32
-    /// Bytes to read instead of `fd` (tests, in-memory captures).
-    private let memory: [UInt8]?
-    private var memoryOffset = 0
-    private let buffer: UnsafeMutableRawPointer
+    /// Whether a thread of its own reads the chunks ahead of the lines handed out.
+    public let readsAhead: Bool
+    private let source: ChunkSource
+    /// The bytes being handed out: ``ownBuffer``, or a chunk of the ``ReadAhead`` with the unfinished line before
+    /// it; ``origin`` holds the same pointer for the ``marks``.
+    private var buffer: UnsafeMutableRawPointer
+    private let ownBuffer: UnsafeMutableRawPointer
+    private let origin: UnsafeMutablePointer<UnsafeRawPointer>
     private let capacity: Int
     /// The line feeds of the bytes read so far into ``buffer`` (one bit per byte), where the processor marks them
     /// with vectors: each line's end is then a bit scan, not a `memchr` call.
@@ -41,26 +48,35 @@ public struct LineReader: ~Copyable {
     public private(set) var byteCount: Int64 = 0
     /// Lines that were longer than ``maximumLineLength`` and were cut.
     public private(set) var truncatedLineCount = 0
-    /// Compressed bytes read so far, when the input is gzip (``byteCount`` counts the inflated bytes).
-    public private(set) var compressedByteCount: Int64 = 0
-    /// The input is gzip-compressed.
-    public var isCompressed: Bool { inflater != nil }
-    private var inflater: Inflater?
-    private var sniffed = false
+    /// Compressed bytes read so far, when the input is gzip (``byteCount`` counts the inflated bytes); with
+    /// ``readsAhead``, up to date once ``forEachLine(_:)`` has returned.
+    public var compressedByteCount: Int64 { source.compressedByteCount }
+    /// The input is gzip-compressed (with ``readsAhead``: known once ``forEachLine(_:)`` has returned).
+    public var isCompressed: Bool { source.isCompressed }
 
-    /// Reads from `fd`, which the caller keeps open and closes.
-    public init(fd: Int32, chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength) {
-        self.init(fd: fd, memory: nil, chunkSize: chunkSize, maximumLineLength: maximumLineLength)
+    /// Reads from `fd`, which the caller keeps open and closes; `readAhead`: on a thread of its own.
+    public init(
+        fd: Int32, chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength,
+        readAhead: Bool = false
+    ) {
+        self.init(
+            source: ChunkSource(fd: fd, memory: nil, chunkSize: max(chunkSize, 16)), chunkSize: chunkSize,
+            maximumLineLength: maximumLineLength, readAhead: readAhead)
     }
 
     /// Reads from bytes in memory, in the same chunks a file would be read in.
-    public init(bytes: [UInt8], chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength) {
-        self.init(fd: -1, memory: bytes, chunkSize: chunkSize, maximumLineLength: maximumLineLength)
+    public init(
+        bytes: [UInt8], chunkSize: Int = defaultChunkSize, maximumLineLength: Int = defaultMaximumLineLength,
+        readAhead: Bool = false
+    ) {
+        self.init(
+            source: ChunkSource(fd: -1, memory: bytes, chunkSize: max(chunkSize, 16)), chunkSize: chunkSize,
+            maximumLineLength: maximumLineLength, readAhead: readAhead)
     }
 
-    private init(fd: Int32, memory: [UInt8]?, chunkSize: Int, maximumLineLength: Int) {
-        self.fd = fd
-        self.memory = memory
+    private init(source: ChunkSource, chunkSize: Int, maximumLineLength: Int, readAhead: Bool) {
+        self.source = source
+        self.readsAhead = readAhead
         self.chunkSize = max(chunkSize, 16)
         self.maximumLineLength = max(maximumLineLength, 16)
         self.capacity = self.chunkSize + self.maximumLineLength
@@ -68,15 +84,25 @@ public struct LineReader: ~Copyable {
         // not, so a small input touches only the pages it fills). Marks that depend on bytes past the end are
         // at positions no literal fits in, and a literal is only ever compared inside a line.
         let padding = LiteralSearch.Marks.padding
-        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + padding, alignment: 64)
-        (buffer + capacity).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
+        self.ownBuffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + padding, alignment: 64)
+        (ownBuffer + capacity).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
+        self.buffer = ownBuffer
+        self.origin = .allocate(capacity: 1)
+        origin.initialize(to: UnsafeRawPointer(ownBuffer))
         self.newlines = NewlineScan.isAvailable ? .allocate(capacity: (capacity + 63) / 64) : nil
     }
 
     deinit {
-        buffer.deallocate()
+        ownBuffer.deallocate()
+        origin.deallocate()
         newlines?.deallocate()
         candidates?.deallocate()
+    }
+
+    /// Hands out the bytes at `bytes` from now on (and the marks of them, once marked).
+    private mutating func move(to bytes: UnsafeMutableRawPointer) {
+        buffer = bytes
+        origin.pointee = UnsafeRawPointer(bytes)
     }
 
     /// Marks, with each chunk's line feeds, where `search` can find a literal (``marks``), where the processor
@@ -93,7 +119,7 @@ public struct LineReader: ~Copyable {
     /// valid for each line while it is handed out; nil when nothing is marked.
     public var marks: LiteralSearch.Marks? {
         candidates.map { bits in
-            LiteralSearch.Marks(origin: UnsafeRawPointer(buffer), bits: UnsafePointer(bits), count: capacity)
+            LiteralSearch.Marks(origin: UnsafePointer(origin), bits: UnsafePointer(bits), count: capacity)
         }
     }
 
@@ -155,60 +181,6 @@ public struct LineReader: ~Copyable {
         }
     }
 
-    /// Up to `count` bytes of input (inflated when it is gzip); 0 at its end, -1 with `errno` set on a failed read.
-    private mutating func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) throws(ReadError) -> Int {
-        if let inflater { return try inflate(inflater, destination, count) }
-        var got = readRaw(destination, count)
-        guard !sniffed else { return got }
-        sniffed = true
-        // A pipe hands out what has been written so far: a first read of one byte that could start the gzip magic
-        // number waits for the second (text never starts with 0x1F); any other short read is used as it is.
-        if got == 1, count > 1, destination.load(as: UInt8.self) == 0x1F {
-            var more: Int
-            repeat { more = readRaw(destination + 1, count - 1) } while more < 0 && errno == EINTR
-            if more > 0 { got += more }
-        }
-        guard got >= 2, Inflater.isGzip(UnsafeRawBufferPointer(start: destination, count: got)) else { return got }
-        // Gzip: what was read is the start of the compressed stream.
-        let inflater: Inflater
-        do { inflater = try Inflater(inputCapacity: max(chunkSize, got)) } catch { throw ReadError(error) }
-        inflater.input.copyMemory(from: destination, byteCount: got)
-        inflater.supply(got)
-        compressedByteCount = Int64(got)
-        self.inflater = inflater
-        return try inflate(inflater, destination, count)
-    }
-
-    private mutating func inflate(_ inflater: Inflater, _ destination: UnsafeMutableRawPointer, _ count: Int)
-        throws(ReadError) -> Int
-    {
-        while true {
-            let produced: Int
-            do { produced = try inflater.inflate(into: destination, count: count) } catch { throw ReadError(error) }
-            if produced > 0 || inflater.finished { return produced }
-            guard inflater.needsInput else { continue }
-            let got = readRaw(inflater.input, inflater.inputCapacity)
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(code: errno)
-            }
-            compressedByteCount += Int64(got)
-            inflater.supply(got)
-        }
-    }
-
-    private mutating func readRaw(_ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        guard let memory else { return read(fd, destination, count) }
-        let take = min(count, chunkSize, memory.count - memoryOffset)
-        memory.withUnsafeBytes { source in
-            if take > 0, let base = source.baseAddress {
-                destination.copyMemory(from: base + memoryOffset, byteCount: take)
-            }
-        }
-        memoryOffset += take
-        return take
-    }
-
     /// Where a caller can read lines of the buffer itself (``forEachLine(runs:_:)``): the next line starts at
     /// `start`, the bytes read end at `end`, and the reader's marks of them are `newlines` and `candidates`.
     public struct Run {
@@ -245,11 +217,32 @@ public struct LineReader: ~Copyable {
     ) throws {
         var pending = 0  // bytes at the start of `buffer` that belong to an unfinished line
         var skipping = false  // discarding the rest of a line that was already handed out cut
+        let ahead =
+            readsAhead
+            ? ReadAhead(
+                source, chunkSize: chunkSize, headroom: maximumLineLength, padding: LiteralSearch.Marks.padding)
+            : nil
+        defer { ahead?.stop() }
+        var slot: Int?  // the chunk of `ahead` being handed out
         while true {
-            let got = try fill(buffer + pending, capacity - pending)
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(code: errno)
+            let got: Int
+            if let ahead {
+                let chunk = ahead.take()
+                if let error = chunk.error { throw error }
+                if chunk.count == 0 { break }
+                // The unfinished line goes just before the chunk, into the room the chunk keeps for it.
+                let bytes = ahead.bytes(chunk.slot) - pending
+                bytes.copyMemory(from: buffer, byteCount: pending)
+                if let slot { ahead.give(slot) }
+                slot = chunk.slot
+                move(to: bytes)
+                got = chunk.count
+            } else {
+                got = try source.fill(buffer + pending, capacity - pending)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw ReadError(code: errno)
+                }
             }
             if got == 0 { break }
             byteCount += Int64(got)
@@ -294,11 +287,13 @@ public struct LineReader: ~Copyable {
                 skipping = true
                 remaining = 0
             }
-            if remaining > 0, start > 0 { memmove(buffer, buffer + start, remaining) }
+            if remaining > 0, start > 0 {
+                if ahead != nil { move(to: buffer + start) } else { memmove(buffer, buffer + start, remaining) }
+            }
             pending = remaining
         }
         if pending > 0 {
-            mark(pending)  // the bytes were moved since they were marked
+            mark(pending)  // the bytes were moved, or the buffer, since they were marked
             try emit(0, pending, body)
         }
     }

@@ -4,8 +4,8 @@ import Foundation
 /// machines, detect scenarios, write every report format — and checks what must hold whatever the input: every
 /// line accounted for, line numbers inside the input, violations on lines that hold an event, JSON that parses,
 /// and the same bytes giving the same reports (the second time with every incarnation and its history written to
-/// the temporary file at every opportunity, read in 4 KiB chunks, every line one by one (no ``HeaderRun``), and
-/// the reports rendered on two threads).
+/// the temporary file at every opportunity, read in 4 KiB chunks by a thread of their own, every line one by one
+/// (no ``HeaderRun``), and the reports rendered on two threads).
 ///
 /// The fuzz target (`Fuzz/`) and the fuzz regression tests call this one function, so they check the same things.
 /// A crash inside the pipeline is a finding too: it stops the fuzzer (and the test process) where it happens.
@@ -34,7 +34,9 @@ public enum PipelineCheck {
         let first = analyzer.analyze([.bytes(name: "fuzz", bytes)], jobs: 1)
         var found = problems(first, bytes: bytes)
         let written = writingAnalyzers[format ?? ""] ?? analyzer
-        let second = written.analyze(bytes: bytes, name: "fuzz", chunkSize: 4096, headerRuns: false).report
+        let second = written.analyze(
+            bytes: bytes, name: "fuzz", chunkSize: 4096, headerRuns: false, readAhead: true
+        ).report
         for reportFormat in ReportFormat.allCases {
             let once = render(first, reportFormat, jobs: 1)
             let again = render(second, reportFormat, jobs: 2)
@@ -42,7 +44,7 @@ public enum PipelineCheck {
                 found.append(
                     "\(reportFormat.rawValue) report differs between two analyses of the same bytes "
                         + "(\(once.count) and \(again.count) bytes; the second with everything written to the "
-                        + "temporary file, read in 4 KiB chunks without header runs, rendered on 2 threads)")
+                        + "temporary file, read ahead in 4 KiB chunks without header runs, rendered on 2 threads)")
             }
             if reportFormat == .json { found += checkJSON(once) }
         }

@@ -7,8 +7,8 @@ import Testing
 /// the speed: every report is the one the line-by-line path gives, whatever the chunks the input is read in.
 @Suite("Header runs")
 struct HeaderRunTests {
-    /// The JSON and text reports of `bytes` with the runs, at each chunk size, against those without; returns the
-    /// fewest lines the runs took.
+    /// The JSON and text reports of `bytes` with the runs, at each chunk size, read ahead or not, against those
+    /// without; returns the fewest lines the runs took.
     @discardableResult
     static func expectSameReports(
         _ bytes: [UInt8], chunkSizes: [Int], maximumLineLength: Int = LineReader.defaultMaximumLineLength,
@@ -21,8 +21,14 @@ struct HeaderRunTests {
                 bytes: bytes, chunkSize: chunk, maximumLineLength: maximumLineLength, headerRuns: false)
             let runs = analyzer.analyze(
                 bytes: bytes, chunkSize: chunk, maximumLineLength: maximumLineLength, headerRuns: true)
+            let ahead = analyzer.analyze(
+                bytes: bytes, chunkSize: chunk, maximumLineLength: maximumLineLength, headerRuns: true,
+                readAhead: true)
             #expect(plain.runLines == 0, sourceLocation: sourceLocation)
+            #expect(ahead.runLines == runs.runLines, sourceLocation: sourceLocation)
             // Compared as one value each, so that a failure does not print whole reports.
+            let sameAhead = JSONReporter.bytes(ahead.report) == JSONReporter.bytes(plain.report)
+            #expect(sameAhead, "JSON differs read ahead, chunks of \(chunk)", sourceLocation: sourceLocation)
             let sameJSON = JSONReporter.bytes(runs.report) == JSONReporter.bytes(plain.report)
             let sameText = TextReporter().render(runs.report) == TextReporter().render(plain.report)
             #expect(sameJSON, "JSON differs, chunks of \(chunk)", sourceLocation: sourceLocation)

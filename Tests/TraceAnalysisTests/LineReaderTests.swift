@@ -1,3 +1,4 @@
+import Foundation
 import NativeKit
 import Testing
 
@@ -5,17 +6,97 @@ import Testing
 
 @Suite("Reading lines")
 struct LineReaderTests {
-    private func lines(_ bytes: [UInt8], chunk: Int = 16, maxLine: Int = 64) throws -> ([[UInt8]], Int) {
-        var reader = LineReader(bytes: bytes, chunkSize: chunk, maximumLineLength: maxLine)
-        var out: [[UInt8]] = []
-        try reader.forEachLine { line, _ in out.append(Array(line)) }
-        return (out, reader.truncatedLineCount)
+    /// The lines of `bytes` and how many were cut, read on the caller's thread and checked the same read ahead.
+    private func lines(
+        _ bytes: [UInt8], chunk: Int = 16, maxLine: Int = 64, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ([[UInt8]], Int) {
+        let plain = try Self.read(bytes, chunk: chunk, maxLine: maxLine, readAhead: false)
+        let ahead = try Self.read(bytes, chunk: chunk, maxLine: maxLine, readAhead: true)
+        #expect(ahead == plain, "read ahead", sourceLocation: sourceLocation)
+        return (plain.lines, plain.truncated)
     }
 
-    /// Every line handed out has the keyword marks of its own bytes (``LineReader/marks``): the search from the
-    /// marks finds what a search of the line alone finds, in chunks of every size from 16 bytes (lines moved to
-    /// the buffer's start between reads), with long lines cut, CRLF, and a last line without a newline.
-    @Test func keywordMarksMatchASearchOfEachLine() throws {
+    private struct Read: Equatable {
+        var lines: [[UInt8]] = []
+        var cut: [Bool] = []
+        var truncated = 0
+        var lineCount = 0
+        var byteCount: Int64 = 0
+        var compressed: Int64 = 0
+    }
+
+    private static func read(_ bytes: [UInt8], chunk: Int, maxLine: Int, readAhead: Bool) throws -> Read {
+        var reader = LineReader(bytes: bytes, chunkSize: chunk, maximumLineLength: maxLine, readAhead: readAhead)
+        var read = Read()
+        try reader.forEachLine { line, truncated in
+            read.lines.append(Array(line))
+            read.cut.append(truncated)
+        }
+        read.truncated = reader.truncatedLineCount
+        read.lineCount = reader.lineCount
+        read.byteCount = reader.byteCount
+        read.compressed = reader.compressedByteCount
+        return read
+    }
+
+    /// Read ahead on a thread of its own, a reader hands out the same lines, cut the same, with the same counts,
+    /// whatever the chunks and the bound on a line: random lines of every length up to several chunks, CRLF, blank
+    /// lines, and gzip.
+    @Test func readingAheadChangesNothing() throws {
+        var random = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
+        var bytes: [UInt8] = []
+        for _ in 0..<400 {
+            let length = Int(random.next() % 7 == 0 ? random.next() % 600 : random.next() % 90)
+            bytes += (0..<length).map { _ in UInt8(0x20 + random.next() % 90) }
+            bytes += random.next() % 5 == 0 ? [0x0D, 0x0A] : [0x0A]
+        }
+        bytes += Array("no newline at the end".utf8)
+        let zipped = try BatchTests.gzip(bytes)
+        for (chunk, maxLine) in [(16, 16), (17, 64), (100, 80), (4096, 512), (1 << 20, 1 << 16)] {
+            let plain = try Self.read(bytes, chunk: chunk, maxLine: maxLine, readAhead: false)
+            #expect(plain.lines.count == 401)
+            #expect(try Self.read(bytes, chunk: chunk, maxLine: maxLine, readAhead: true) == plain, "\(chunk)")
+            let inflated = try Self.read(zipped, chunk: chunk, maxLine: maxLine, readAhead: true)
+            #expect(inflated.lines == plain.lines && inflated.truncated == plain.truncated, "gzip \(chunk)")
+            #expect(inflated == (try Self.read(zipped, chunk: chunk, maxLine: maxLine, readAhead: false)))
+            #expect(inflated.compressed == Int64(zipped.count))
+        }
+    }
+
+    /// A read that fails, read ahead, throws after the lines read before it; a caller that stops early ends
+    /// the reading thread.
+    @Test func readingAheadEndsOnAnErrorOrWhenTheCallerStops() throws {
+        let many = Array(String(repeating: "a line\n", count: 10_000).utf8)
+        let corrupt = Array((try BatchTests.gzip(many)).dropLast(4)) + [1, 2, 3, 4]  // a wrong length at its end
+        for readAhead in [false, true] {
+            let folder = open("/", O_RDONLY)
+            defer { close(folder) }
+            var reader = LineReader(fd: folder, readAhead: readAhead)
+            #expect(throws: LineReader.ReadError.self) { try reader.forEachLine { _, _ in } }
+            var lines = 0
+            var gzip = LineReader(bytes: corrupt, chunkSize: 64, readAhead: readAhead)
+            #expect(throws: LineReader.ReadError.self) { try gzip.forEachLine { _, _ in lines += 1 } }
+            #expect(lines > 8_000)  // the lines before the error (how many depends on how the reads fall)
+
+            struct Enough: Error {}
+            var stopping = LineReader(bytes: many, chunkSize: 64, readAhead: readAhead)
+            var seen = 0
+            #expect(throws: Enough.self) {
+                try stopping.forEachLine { _, _ in
+                    seen += 1
+                    if seen == 3 { throw Enough() }
+                }
+            }
+            #expect(seen == 3)
+        }
+    }
+
+    /// Every line handed out has the keyword marks of its own bytes (``LineReader/marks``): it lies inside the
+    /// marked bytes, and the search from the marks finds what a search of the line alone finds, in chunks of every
+    /// size from 16 bytes (lines moved to the buffer's start between reads, or, read ahead, the buffer moved to the
+    /// next chunk), with long lines cut, CRLF, and a last line without a newline.
+    @Test(arguments: [false, true])
+    func keywordMarksMatchASearchOfEachLine(readAhead: Bool) throws {
         let keywords = ["active", "background", "nib", "view", "terminated", "terminate", "8badf00d"]
         guard let search = LiteralSearch(keywords.map { Array($0.utf8) }) else {
             return  // no vectors here: the reader marks nothing and callers search each message
@@ -28,13 +109,18 @@ struct LineReaderTests {
         text += "applicationDidBecomeActive"  // no newline at the end
         let bytes = Array(text.utf8)
         for chunk in [16, 17, 64, 100, 4096] {
-            var reader = LineReader(bytes: bytes, chunkSize: chunk, maximumLineLength: 80)
+            var reader = LineReader(bytes: bytes, chunkSize: chunk, maximumLineLength: 80, readAhead: readAhead)
             reader.markKeywords(search.handle)
             let marked = reader.marks
             #expect(marked != nil)
             guard let marks = marked else { continue }
             var checked = 0
+            var outside = 0
             try reader.forEachLine { line, _ in
+                if let base = line.baseAddress {
+                    let offset = marks.origin.distance(to: UnsafeRawPointer(base))
+                    if offset < 0 || offset + line.count > marks.count { outside += 1 }
+                }
                 for start in [0, 1, 5] where start <= line.count {
                     let found = search.handle.first(in: line, from: start, marks: marks)
                     let plain = search.first(in: line, from: start)
@@ -45,6 +131,7 @@ struct LineReaderTests {
                 }
             }
             #expect(checked > 100)
+            #expect(outside == 0, "chunk \(chunk)")
         }
     }
 

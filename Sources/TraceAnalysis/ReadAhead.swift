@@ -1,0 +1,217 @@
+import NativeKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a ``LineReader``'s bytes come from: a file descriptor or bytes in memory, inflated on the way when they
+/// are gzip. Used by one thread at a time: the reader's, or its ``ReadAhead``'s until that stops.
+final class ChunkSource: @unchecked Sendable {
+    private let fd: Int32
+    /// Bytes to read instead of `fd` (tests, in-memory captures).
+    private let memory: [UInt8]?
+    private var memoryOffset = 0
+    private let chunkSize: Int
+    private var inflater: Inflater?
+    private var sniffed = false
+    /// Compressed bytes read so far, when the input is gzip.
+    private(set) var compressedByteCount: Int64 = 0
+    var isCompressed: Bool { inflater != nil }
+
+    init(fd: Int32, memory: [UInt8]?, chunkSize: Int) {
+        self.fd = fd
+        self.memory = memory
+        self.chunkSize = chunkSize
+    }
+
+    /// Up to `count` bytes of input (inflated when it is gzip); 0 at its end, -1 with `errno` set on a failed read.
+    func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) throws(LineReader.ReadError) -> Int {
+        if let inflater { return try inflate(inflater, destination, count) }
+        var got = readRaw(destination, count)
+        guard !sniffed else { return got }
+        sniffed = true
+        // A pipe hands out what has been written so far: a first read of one byte that could start the gzip magic
+        // number waits for the second (text never starts with 0x1F); any other short read is used as it is.
+        if got == 1, count > 1, destination.load(as: UInt8.self) == 0x1F {
+            var more: Int
+            repeat { more = readRaw(destination + 1, count - 1) } while more < 0 && errno == EINTR
+            if more > 0 { got += more }
+        }
+        guard got >= 2, Inflater.isGzip(UnsafeRawBufferPointer(start: destination, count: got)) else { return got }
+        // Gzip: what was read is the start of the compressed stream.
+        let inflater: Inflater
+        do { inflater = try Inflater(inputCapacity: max(chunkSize, got)) } catch {
+            throw LineReader.ReadError(error)
+        }
+        inflater.input.copyMemory(from: destination, byteCount: got)
+        inflater.supply(got)
+        compressedByteCount = Int64(got)
+        self.inflater = inflater
+        return try inflate(inflater, destination, count)
+    }
+
+    private func inflate(_ inflater: Inflater, _ destination: UnsafeMutableRawPointer, _ count: Int)
+        throws(LineReader.ReadError) -> Int
+    {
+        while true {
+            let produced: Int
+            do { produced = try inflater.inflate(into: destination, count: count) } catch {
+                throw LineReader.ReadError(error)
+            }
+            if produced > 0 || inflater.finished { return produced }
+            guard inflater.needsInput else { continue }
+            let got = readRaw(inflater.input, inflater.inputCapacity)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw LineReader.ReadError(code: errno)
+            }
+            compressedByteCount += Int64(got)
+            inflater.supply(got)
+        }
+    }
+
+    private func readRaw(_ destination: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        guard let memory else { return read(fd, destination, count) }
+        let take = min(count, chunkSize, memory.count - memoryOffset)
+        memory.withUnsafeBytes { source in
+            if take > 0, let base = source.baseAddress {
+                destination.copyMemory(from: base + memoryOffset, byteCount: take)
+            }
+        }
+        memoryOffset += take
+        return take
+    }
+}
+
+/// A thread that fills a ``LineReader``'s next chunks from its ``ChunkSource`` while the reader hands out the lines
+/// of one: the kernel's copy of a file (a fifth of an analysis) and the inflating of gzip move off the reader's
+/// thread. The chunks go round ``slotCount`` buffers, each with room before its bytes for the reader's unfinished
+/// line (`headroom`) and readable padding after them; the reader takes them in order, gives each back once it has
+/// moved on, and stops the thread when it is done (at the end of the input, on an error, or early).
+final class ReadAhead: @unchecked Sendable {
+    /// A filled chunk: its bytes at ``bytes(_:)`` of `slot`, `count` of them (0 at the end of the input), or the
+    /// error that ended the reading.
+    struct Chunk {
+        let slot: Int
+        let count: Int
+        let error: LineReader.ReadError?
+    }
+
+    /// One being handed out, one ready, one being read: the reader waits only when it is faster than the source.
+    static let slotCount = 3
+
+    private let source: ChunkSource
+    private let chunkSize: Int
+    private let headroom: Int
+    private let slots: [UnsafeMutableRawPointer]
+    private let lock = Lock()
+    private var free: [Int]
+    private var filled: [Chunk] = []
+    private var stopping = false
+    private var thread: pthread_t?
+
+    /// Starts reading `source` in chunks of its size, each with `headroom` bytes of room before it and `padding`
+    /// zeroed bytes after it; nil when no thread can be started (the reader then reads on its own thread).
+    init?(_ source: ChunkSource, chunkSize: Int, headroom: Int, padding: Int) {
+        self.source = source
+        self.chunkSize = chunkSize
+        self.headroom = (headroom + 63) & ~63  // the chunk's bytes on a 64-byte boundary
+        let size = self.headroom + chunkSize + padding
+        slots = (0..<Self.slotCount).map { _ in
+            let slot = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+            (slot + size - padding).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
+            return slot
+        }
+        free = Array(0..<Self.slotCount)
+        guard let thread = Self.start(self) else {
+            for slot in slots { slot.deallocate() }
+            return nil
+        }
+        self.thread = thread
+    }
+
+    deinit {
+        for slot in slots { slot.deallocate() }
+    }
+
+    /// The thread that runs ``produce()`` (holding `ahead` until it ends).
+    private static func start(_ ahead: ReadAhead) -> pthread_t? {
+        let context = Unmanaged.passRetained(ahead).toOpaque()
+        #if canImport(Darwin)
+            var thread: pthread_t?
+            let failed = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<ReadAhead>.fromOpaque(context).takeRetainedValue().produce()
+                    return nil
+                }, context)
+        #else
+            var thread = pthread_t()
+            let failed = pthread_create(
+                &thread, nil,
+                { context in
+                    if let context { Unmanaged<ReadAhead>.fromOpaque(context).takeRetainedValue().produce() }
+                    return nil
+                }, context)
+        #endif
+        guard failed == 0 else {
+            Unmanaged<ReadAhead>.fromOpaque(context).release()
+            return nil
+        }
+        return thread
+    }
+
+    /// Where the bytes of `slot` begin (``headroom`` bytes into it).
+    func bytes(_ slot: Int) -> UnsafeMutableRawPointer { slots[slot] + headroom }
+
+    /// The next chunk, once it is read.
+    func take() -> Chunk {
+        lock.withLock {
+            while filled.isEmpty { lock.wait() }
+            return filled.removeFirst()
+        }
+    }
+
+    /// Gives `slot` back to be filled again.
+    func give(_ slot: Int) {
+        lock.withLock {
+            free.append(slot)
+            lock.broadcast()
+        }
+    }
+
+    /// Stops the thread and waits for it (it ends its read in progress first).
+    func stop() {
+        lock.withLock {
+            stopping = true
+            lock.broadcast()
+        }
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    private func produce() {
+        while true {
+            let slot: Int? = lock.withLock {
+                while free.isEmpty, !stopping { lock.wait() }
+                return stopping ? nil : free.removeFirst()
+            }
+            guard let slot else { return }
+            var chunk: Chunk
+            do {
+                var got: Int
+                repeat { got = try source.fill(bytes(slot), chunkSize) } while got < 0 && errno == EINTR
+                chunk = Chunk(slot: slot, count: got, error: got < 0 ? LineReader.ReadError(code: errno) : nil)
+            } catch {
+                chunk = Chunk(slot: slot, count: 0, error: error)
+            }
+            lock.withLock {
+                filled.append(chunk)
+                lock.broadcast()
+            }
+            if chunk.count <= 0 { return }
+        }
+    }
+}
