@@ -180,24 +180,39 @@ public final class LiteralSearch: @unchecked Sendable {
 
     /// The positions of a span of bytes where a literal can begin, as ``Handle/scan(_:newlines:candidates:)``
     /// marked them: bit p of `bits[p / 64]` for the byte at `origin + p`, for `count` bytes, in a bitmap of
-    /// ``words(for:)`` words. `origin` is read through a cell that the owner of the marks moves when it marks
-    /// bytes elsewhere (a reader whose chunks are in several buffers), so the marks stay the current bytes'.
-    /// Valid while those bytes and marks are unchanged (a reader's chunk, while its lines are handed out).
+    /// ``words(for:)`` words. The three are read through a ``Place`` that the owner of the marks moves when it
+    /// hands out bytes marked elsewhere (a reader whose chunks are in several buffers), so the marks stay the
+    /// current bytes'. Valid while those bytes and marks are unchanged (a reader's chunk, while its lines are handed
+    /// out).
     @frozen
     public struct Marks: @unchecked Sendable {
-        public let originCell: UnsafePointer<UnsafeRawPointer>
-        public let bits: UnsafePointer<UInt64>
-        public let count: Int
+        /// Where marked bytes and their marks are.
+        @frozen
+        public struct Place {
+            public var origin: UnsafeRawPointer
+            public var bits: UnsafePointer<UInt64>
+            public var count: Int
 
-        public init(origin: UnsafePointer<UnsafeRawPointer>, bits: UnsafePointer<UInt64>, count: Int) {
-            self.originCell = origin
-            self.bits = bits
-            self.count = count
+            public init(origin: UnsafeRawPointer, bits: UnsafePointer<UInt64>, count: Int) {
+                self.origin = origin
+                self.bits = bits
+                self.count = count
+            }
         }
+
+        public let place: UnsafePointer<Place>
+
+        public init(_ place: UnsafePointer<Place>) { self.place = place }
 
         /// Where the marked bytes begin now.
         @inlinable @inline(__always)
-        public var origin: UnsafeRawPointer { originCell.pointee }
+        public var origin: UnsafeRawPointer { place.pointee.origin }
+        /// Their marks.
+        @inlinable @inline(__always)
+        public var bits: UnsafePointer<UInt64> { place.pointee.bits }
+        /// How many bytes are marked.
+        @inlinable @inline(__always)
+        public var count: Int { place.pointee.count }
 
         /// Whether `buffer` lies inside the marked bytes with none of its positions marked (positions with three
         /// bytes or more left; for a buffer of up to 114 bytes: a longer one is not looked at and gives false):

@@ -14,9 +14,9 @@ import NativeKit
 /// costs no more memory than a short one. Bytes are never decoded: invalid UTF-8 passes through untouched.
 /// Gzip-compressed input (recognised by its magic number, from a file or a pipe) is inflated on the way.
 ///
-/// With ``readsAhead``, a thread of its own reads (and inflates) the next chunks while the lines of one are handed
-/// out (``ReadAhead``): the lines, their marks and the counts are the same, and the reading costs the caller's
-/// thread only the copy of an unfinished line to the next chunk.
+/// With ``readsAhead``, a thread of its own reads (and inflates) the next chunks and marks them while the lines of
+/// one are handed out (``ReadAhead``): the lines, their marks and the counts are the same, and the reading costs the
+/// caller's thread only the copy of an unfinished line to the next chunk, and the marks of its bytes there.
 public struct LineReader: ~Copyable {
     /// The default read size.
     public static let defaultChunkSize = 1 << 20
@@ -28,19 +28,22 @@ public struct LineReader: ~Copyable {
     /// Whether a thread of its own reads the chunks ahead of the lines handed out.
     public let readsAhead: Bool
     private let source: ChunkSource
-    /// The bytes being handed out: ``ownBuffer``, or a chunk of the ``ReadAhead`` with the unfinished line before
-    /// it; ``origin`` holds the same pointer for the ``marks``.
+    /// The bytes being handed out, and their marks (``newlines`` and ``candidates``): the reader's own, or a chunk
+    /// of the ``ReadAhead`` with the unfinished line copied before it; ``place`` says the same for the ``marks``.
     private var buffer: UnsafeMutableRawPointer
     private let ownBuffer: UnsafeMutableRawPointer
-    private let origin: UnsafeMutablePointer<UnsafeRawPointer>
     private let capacity: Int
     /// The line feeds of the bytes read so far into ``buffer`` (one bit per byte), where the processor marks them
     /// with vectors: each line's end is then a bit scan, not a `memchr` call.
-    private let newlines: UnsafeMutablePointer<UInt64>?
+    private var newlines: UnsafeMutablePointer<UInt64>?
+    private let ownNewlines: UnsafeMutablePointer<UInt64>?
     /// Where the keyword search ``markKeywords(_:)`` was given can find a keyword in the bytes read so far, marked
     /// in the same pass as ``newlines`` (one bit per byte): a caller searches a line's message from these marks.
     private var candidates: UnsafeMutablePointer<UInt64>?
+    private var ownCandidates: UnsafeMutablePointer<UInt64>?
     private var keywords: LiteralSearch.Handle?
+    /// Where ``buffer`` and ``candidates`` are, for the ``marks`` (once keywords are marked).
+    private var place: UnsafeMutablePointer<LiteralSearch.Marks.Place>?
 
     /// Lines handed out so far.
     public private(set) var lineCount = 0
@@ -87,22 +90,29 @@ public struct LineReader: ~Copyable {
         self.ownBuffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + padding, alignment: 64)
         (ownBuffer + capacity).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
         self.buffer = ownBuffer
-        self.origin = .allocate(capacity: 1)
-        origin.initialize(to: UnsafeRawPointer(ownBuffer))
-        self.newlines = NewlineScan.isAvailable ? .allocate(capacity: (capacity + 63) / 64) : nil
+        self.ownNewlines = NewlineScan.isAvailable ? .allocate(capacity: (capacity + 63) / 64) : nil
+        self.newlines = ownNewlines
     }
 
     deinit {
         ownBuffer.deallocate()
-        origin.deallocate()
-        newlines?.deallocate()
-        candidates?.deallocate()
+        ownNewlines?.deallocate()
+        ownCandidates?.deallocate()
+        place?.deallocate()
     }
 
-    /// Hands out the bytes at `bytes` from now on (and the marks of them, once marked).
-    private mutating func move(to bytes: UnsafeMutableRawPointer) {
+    /// Hands out the bytes at `bytes`, marked in `newlines` and `candidates` for `count` bytes, from now on.
+    private mutating func move(
+        to bytes: UnsafeMutableRawPointer, newlines: UnsafeMutablePointer<UInt64>?,
+        candidates: UnsafeMutablePointer<UInt64>?, count: Int
+    ) {
         buffer = bytes
-        origin.pointee = UnsafeRawPointer(bytes)
+        self.newlines = newlines
+        self.candidates = candidates
+        if let place, let candidates {
+            place.pointee = LiteralSearch.Marks.Place(
+                origin: UnsafeRawPointer(bytes), bits: UnsafePointer(candidates), count: count)
+        }
     }
 
     /// Marks, with each chunk's line feeds, where `search` can find a literal (``marks``), where the processor
@@ -110,24 +120,36 @@ public struct LineReader: ~Copyable {
     public mutating func markKeywords(_ search: LiteralSearch.Handle) {
         guard newlines != nil, candidates == nil else { return }
         let words = LiteralSearch.Marks.words(for: capacity)
-        candidates = .allocate(capacity: words)
-        candidates?.initialize(repeating: 0, count: words)
+        let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+        bits.initialize(repeating: 0, count: words)
+        ownCandidates = bits
+        candidates = bits
         keywords = search
+        place = .allocate(capacity: 1)
+        place?.initialize(
+            to: LiteralSearch.Marks.Place(origin: UnsafeRawPointer(buffer), bits: UnsafePointer(bits), count: capacity))
     }
 
     /// The positions of the reader's buffer where the search given to ``markKeywords(_:)`` can find a literal,
     /// valid for each line while it is handed out; nil when nothing is marked.
-    public var marks: LiteralSearch.Marks? {
-        candidates.map { bits in
-            LiteralSearch.Marks(origin: UnsafePointer(origin), bits: UnsafePointer(bits), count: capacity)
-        }
-    }
+    public var marks: LiteralSearch.Marks? { place.map { LiteralSearch.Marks(UnsafePointer($0)) } }
 
     /// Marks the line feeds (and the keywords' candidates) of the first `count` bytes of the buffer.
     @inline(__always)
     private func mark(_ count: Int) {
         guard let newlines else { return }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+        Self.mark(
+            UnsafeRawBufferPointer(start: buffer, count: count), keywords: keywords, newlines: newlines,
+            candidates: candidates)
+    }
+
+    /// Marks the line feeds of `bytes` in `newlines`, and where `keywords` can find a literal in `candidates` when
+    /// both are given (``LiteralSearch/Handle/scan(_:newlines:candidates:)``): bit p of word p / 64 for byte p.
+    @inline(__always)
+    static func mark(
+        _ bytes: UnsafeRawBufferPointer, keywords: LiteralSearch.Handle?, newlines: UnsafeMutablePointer<UInt64>,
+        candidates: UnsafeMutablePointer<UInt64>?
+    ) {
         if let keywords, let candidates {
             keywords.scan(bytes, newlines: newlines, candidates: candidates)
         } else {
@@ -215,27 +237,38 @@ public struct LineReader: ~Copyable {
         runs: (Run) -> (lines: Int, next: Int), takingRuns: Bool,
         _ body: (UnsafeRawBufferPointer, _ truncated: Bool) throws -> Void
     ) throws {
-        var pending = 0  // bytes at the start of `buffer` that belong to an unfinished line
+        var pending = 0  // bytes of an unfinished line, at `tail` in `buffer`
+        var tail = 0
         var skipping = false  // discarding the rest of a line that was already handed out cut
         let ahead =
             readsAhead
             ? ReadAhead(
-                source, chunkSize: chunkSize, headroom: maximumLineLength, padding: LiteralSearch.Marks.padding)
+                source, chunkSize: chunkSize, headroom: maximumLineLength, padding: LiteralSearch.Marks.padding,
+                marking: newlines != nil, keywords: candidates != nil ? keywords : nil)
             : nil
         defer { ahead?.stop() }
         var slot: Int?  // the chunk of `ahead` being handed out
         while true {
             let got: Int
+            let first: Int  // where the chunk's first line begins
             if let ahead {
                 let chunk = ahead.take()
                 if let error = chunk.error { throw error }
                 if chunk.count == 0 { break }
-                // The unfinished line goes just before the chunk, into the room the chunk keeps for it.
-                let bytes = ahead.bytes(chunk.slot) - pending
-                bytes.copyMemory(from: buffer, byteCount: pending)
+                // The unfinished line goes just before the chunk, into the room the chunk keeps for it, and is marked
+                // there (from a word's start: the thread marked the chunk's bytes from the word after).
+                let room = ahead.room(chunk.slot)
+                first = ahead.headroom - pending
+                (room.bytes + first).copyMemory(from: buffer + tail, byteCount: pending)
+                if pending > 0, let marks = room.newlines {
+                    let word = first / 64
+                    Self.mark(
+                        UnsafeRawBufferPointer(start: room.bytes + word * 64, count: ahead.headroom - word * 64),
+                        keywords: keywords, newlines: marks + word, candidates: room.candidates.map { $0 + word })
+                }
                 if let slot { ahead.give(slot) }
                 slot = chunk.slot
-                move(to: bytes)
+                move(to: room.bytes, newlines: room.newlines, candidates: room.candidates, count: ahead.span)
                 got = chunk.count
             } else {
                 got = try source.fill(buffer + pending, capacity - pending)
@@ -243,13 +276,15 @@ public struct LineReader: ~Copyable {
                     if errno == EINTR { continue }
                     throw ReadError(code: errno)
                 }
+                first = 0
+                if got > 0 { mark(pending + got) }
             }
             if got == 0 { break }
             byteCount += Int64(got)
-            let end = pending + got
-            mark(end)
-            var start = 0
+            let end = first + pending + got
+            var start = first
             var lineFeeds = Newlines(newlines, buffer, end: end)
+            if start > 0 { lineFeeds.skip(to: start) }
             while true {
                 if takingRuns, !skipping, let newlines, let candidates {
                     let taken = runs(
@@ -278,7 +313,8 @@ public struct LineReader: ~Copyable {
                 }
                 start = newline &+ 1
             }
-            // What is left is the beginning of a line whose end has not been read yet.
+            // What is left is the beginning of a line whose end has not been read yet: moved to the buffer's start
+            // for the next read, or, read ahead, copied before the next chunk from where it is.
             var remaining = end - start
             if skipping {
                 remaining = 0
@@ -287,14 +323,17 @@ public struct LineReader: ~Copyable {
                 skipping = true
                 remaining = 0
             }
-            if remaining > 0, start > 0 {
-                if ahead != nil { move(to: buffer + start) } else { memmove(buffer, buffer + start, remaining) }
+            if ahead != nil {
+                tail = start
+            } else if remaining > 0, start > 0 {
+                memmove(buffer, buffer + start, remaining)
             }
             pending = remaining
         }
         if pending > 0 {
-            mark(pending)  // the bytes were moved, or the buffer, since they were marked
-            try emit(0, pending, body)
+            // Moved since it was marked, unless it was read ahead (marked where it still is).
+            if ahead == nil { mark(pending) }
+            try emit(tail, tail + pending, body)
         }
     }
 

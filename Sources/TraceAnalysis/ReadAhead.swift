@@ -85,11 +85,12 @@ final class ChunkSource: @unchecked Sendable {
     }
 }
 
-/// A thread that fills a ``LineReader``'s next chunks from its ``ChunkSource`` while the reader hands out the lines
-/// of one: the kernel's copy of a file (a fifth of an analysis) and the inflating of gzip move off the reader's
-/// thread. The chunks go round ``slotCount`` buffers, each with room before its bytes for the reader's unfinished
-/// line (`headroom`) and readable padding after them; the reader takes them in order, gives each back once it has
-/// moved on, and stops the thread when it is done (at the end of the input, on an error, or early).
+/// A thread that fills a ``LineReader``'s next chunks from its ``ChunkSource``, and marks them, while the reader hands
+/// out the lines of one: the kernel's copy of a file (a fifth of an analysis), the inflating of gzip and the marking
+/// scan move off the reader's thread. The chunks go round ``slotCount`` buffers, each with room before its bytes for
+/// the reader's unfinished line (``headroom``) and readable padding after them, and bitmaps of marks for the whole;
+/// the reader takes them in order, gives each back once it has moved on, and stops the thread when it is done (at
+/// the end of the input, on an error, or early).
 final class ReadAhead: @unchecked Sendable {
     /// A filled chunk: its bytes at ``bytes(_:)`` of `slot`, `count` of them (0 at the end of the input), or the
     /// error that ended the reading.
@@ -104,36 +105,56 @@ final class ReadAhead: @unchecked Sendable {
 
     private let source: ChunkSource
     private let chunkSize: Int
-    private let headroom: Int
+    /// Bytes of room before each chunk (at least the reader's longest unfinished line, a multiple of 64).
+    let headroom: Int
+    /// The bytes a slot's marks cover: the room and the chunk.
+    var span: Int { headroom + chunkSize }
     private let slots: [UnsafeMutableRawPointer]
+    /// Per slot, its line feeds' marks (when `marking`) and its keywords' (with `keywords`).
+    private let newlines: [UnsafeMutablePointer<UInt64>?]
+    private let candidates: [UnsafeMutablePointer<UInt64>?]
+    private let keywords: LiteralSearch.Handle?
     private let lock = Lock()
     private var free: [Int]
     private var filled: [Chunk] = []
     private var stopping = false
     private var thread: pthread_t?
 
-    /// Starts reading `source` in chunks of its size, each with `headroom` bytes of room before it and `padding`
-    /// zeroed bytes after it; nil when no thread can be started (the reader then reads on its own thread).
-    init?(_ source: ChunkSource, chunkSize: Int, headroom: Int, padding: Int) {
+    /// Starts reading `source` in chunks of `chunkSize`, each with `headroom` bytes of room before it and
+    /// `padding` zeroed bytes after it, and marking their line feeds when `marking`, and where `keywords` can find a
+    /// literal when given (``LineReader/mark(_:keywords:newlines:candidates:)``); nil when no thread can be started
+    /// (the reader then reads on its own thread).
+    init?(
+        _ source: ChunkSource, chunkSize: Int, headroom: Int, padding: Int, marking: Bool,
+        keywords: LiteralSearch.Handle?
+    ) {
         self.source = source
         self.chunkSize = chunkSize
-        self.headroom = (headroom + 63) & ~63  // the chunk's bytes on a 64-byte boundary
+        self.headroom = (headroom + 63) & ~63  // the chunk's bytes, and their marks, from a word's start
+        self.keywords = keywords
         let size = self.headroom + chunkSize + padding
         slots = (0..<Self.slotCount).map { _ in
             let slot = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
             (slot + size - padding).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
             return slot
         }
-        free = Array(0..<Self.slotCount)
-        guard let thread = Self.start(self) else {
-            for slot in slots { slot.deallocate() }
-            return nil
+        let words = LiteralSearch.Marks.words(for: self.headroom + chunkSize)
+        let bitmap = { (wanted: Bool) -> UnsafeMutablePointer<UInt64>? in
+            guard wanted else { return nil }
+            let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+            bits.initialize(repeating: 0, count: words)
+            return bits
         }
+        newlines = (0..<Self.slotCount).map { _ in bitmap(marking) }
+        candidates = (0..<Self.slotCount).map { _ in bitmap(marking && keywords != nil) }
+        free = Array(0..<Self.slotCount)
+        guard let thread = Self.start(self) else { return nil }
         self.thread = thread
     }
 
     deinit {
         for slot in slots { slot.deallocate() }
+        for bits in newlines + candidates { bits?.deallocate() }
     }
 
     /// The thread that runs ``produce()`` (holding `ahead` until it ends).
@@ -164,7 +185,13 @@ final class ReadAhead: @unchecked Sendable {
     }
 
     /// Where the bytes of `slot` begin (``headroom`` bytes into it).
-    func bytes(_ slot: Int) -> UnsafeMutableRawPointer { slots[slot] + headroom }
+    private func bytes(_ slot: Int) -> UnsafeMutableRawPointer { slots[slot] + headroom }
+
+    /// The whole of `slot` (its room, then its chunk) and its marks, bit p of word p / 64 for byte p.
+    func room(_ slot: Int) -> (
+        bytes: UnsafeMutableRawPointer, newlines: UnsafeMutablePointer<UInt64>?,
+        candidates: UnsafeMutablePointer<UInt64>?
+    ) { (slots[slot], newlines[slot], candidates[slot]) }
 
     /// The next chunk, once it is read.
     func take() -> Chunk {
@@ -204,6 +231,12 @@ final class ReadAhead: @unchecked Sendable {
                 var got: Int
                 repeat { got = try source.fill(bytes(slot), chunkSize) } while got < 0 && errno == EINTR
                 chunk = Chunk(slot: slot, count: got, error: got < 0 ? LineReader.ReadError(code: errno) : nil)
+                if got > 0, let marks = newlines[slot] {
+                    let word = headroom / 64
+                    LineReader.mark(
+                        UnsafeRawBufferPointer(start: bytes(slot), count: got), keywords: keywords,
+                        newlines: marks + word, candidates: candidates[slot].map { $0 + word })
+                }
             } catch {
                 chunk = Chunk(slot: slot, count: 0, error: error)
             }
