@@ -136,17 +136,23 @@ for f in "${functions[@]}"; do
     medians+=("$REPLY")
 done
 
-RSS_KB=""
-if [[ -x /usr/bin/time ]]; then
-    rc=0
+# Peak RSS (KB) of trace-analyze with the arguments $1, in REPLY (empty without /usr/bin/time).
+peak_rss() {
+    REPLY=""
+    [[ -x /usr/bin/time ]] || return 0
+    local rc=0
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%M' -o "$TMP/rss" "$TOOL" $TOOL_ARGS "$FILE" > /dev/null 2> /dev/null || rc=$?
+    /usr/bin/time -f '%M' -o "$TMP/rss" "$TOOL" $1 "$FILE" > /dev/null 2> /dev/null || rc=$?
     if ((rc > 2)); then
         echo "benchmark: trace-analyze failed with exit code $rc under /usr/bin/time" >&2
         exit 1
     fi
-    RSS_KB=$(tail -n 1 "$TMP/rss")
-fi
+    REPLY=$(tail -n 1 "$TMP/rss")
+}
+peak_rss "$TOOL_ARGS"
+RSS_KB=$REPLY
+peak_rss "$TOOL_ARGS_CORES"
+RSS_CORES_KB=$REPLY
 
 # --- Report ------------------------------------------------------------------------------------------
 cpu=$(grep -m1 -E '^(model name|Hardware|cpu model|Processor)[[:space:]]*:' /proc/cpuinfo 2> /dev/null \
@@ -189,7 +195,9 @@ echo "grep matched $(cat "$TMP/grep-count") (<nslog-prefix>) and $(cat "$TMP/gre
     "of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
 if [[ -n $RSS_KB ]]; then
     ratio "$RSS_KB" 1024 1
-    echo "trace-analyze peak RSS: $REPLY MB ($RSS_KB KB, /usr/bin/time -f %M)"
+    rss=$REPLY
+    ratio "$RSS_CORES_KB" 1024 1
+    echo "trace-analyze peak RSS: $rss MB ($RSS_KB KB, /usr/bin/time -f %M); $REPLY MB with ${TOOL_ARGS_CORES:-no arguments}"
 else
     echo "trace-analyze peak RSS: n/a (/usr/bin/time not installed)"
 fi

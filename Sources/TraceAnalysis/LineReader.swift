@@ -87,19 +87,26 @@ public struct LineReader: ~Copyable {
         // not, so a small input touches only the pages it fills). Marks that depend on bytes past the end are
         // at positions no literal fits in, and a literal is only ever compared inside a line.
         let padding = LiteralSearch.Marks.padding
-        self.ownBuffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + padding, alignment: 64)
+        self.ownBuffer = BufferPool.shared.take(capacity + padding)
         (ownBuffer + capacity).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
         self.buffer = ownBuffer
-        self.ownNewlines = NewlineScan.isAvailable ? .allocate(capacity: (capacity + 63) / 64) : nil
+        self.ownNewlines =
+            NewlineScan.isAvailable
+            ? BufferPool.shared.take(Self.newlineWords(capacity) * 8).bindMemory(
+                to: UInt64.self, capacity: Self.newlineWords(capacity)) : nil
         self.newlines = ownNewlines
     }
 
     deinit {
-        ownBuffer.deallocate()
-        ownNewlines?.deallocate()
-        ownCandidates?.deallocate()
+        let pool = BufferPool.shared
+        pool.give(ownBuffer, capacity + LiteralSearch.Marks.padding)
+        if let ownNewlines { pool.give(ownNewlines, words: Self.newlineWords(capacity)) }
+        if let ownCandidates { pool.give(ownCandidates, words: LiteralSearch.Marks.words(for: capacity)) }
         place?.deallocate()
     }
+
+    /// The words of a bitmap of line feeds for `count` bytes.
+    private static func newlineWords(_ count: Int) -> Int { (count + 63) / 64 }
 
     /// Hands out the bytes at `bytes`, marked in `newlines` and `candidates` for `count` bytes, from now on.
     private mutating func move(
@@ -119,9 +126,7 @@ public struct LineReader: ~Copyable {
     /// runs the one-pass scan; else nothing changes.
     public mutating func markKeywords(_ search: LiteralSearch.Handle) {
         guard newlines != nil, candidates == nil else { return }
-        let words = LiteralSearch.Marks.words(for: capacity)
-        let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
-        bits.initialize(repeating: 0, count: words)
+        let bits = BufferPool.shared.takeZeroed(words: LiteralSearch.Marks.words(for: capacity))
         ownCandidates = bits
         candidates = bits
         keywords = search

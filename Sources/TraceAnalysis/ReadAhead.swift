@@ -110,6 +110,9 @@ final class ReadAhead: @unchecked Sendable {
     /// The bytes a slot's marks cover: the room and the chunk.
     var span: Int { headroom + chunkSize }
     private let slots: [UnsafeMutableRawPointer]
+    /// The bytes of a slot, and the words of each of its bitmaps.
+    private let size: Int
+    private let words: Int
     /// Per slot, its line feeds' marks (when `marking`) and its keywords' (with `keywords`).
     private let newlines: [UnsafeMutablePointer<UInt64>?]
     private let candidates: [UnsafeMutablePointer<UInt64>?]
@@ -132,29 +135,27 @@ final class ReadAhead: @unchecked Sendable {
         self.chunkSize = chunkSize
         self.headroom = (headroom + 63) & ~63  // the chunk's bytes, and their marks, from a word's start
         self.keywords = keywords
-        let size = self.headroom + chunkSize + padding
-        slots = (0..<Self.slotCount).map { _ in
-            let slot = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        size = self.headroom + chunkSize + padding
+        words = LiteralSearch.Marks.words(for: self.headroom + chunkSize)
+        let pool = BufferPool.shared
+        slots = (0..<Self.slotCount).map { [size] _ in
+            let slot = pool.take(size)
             (slot + size - padding).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
             return slot
         }
-        let words = LiteralSearch.Marks.words(for: self.headroom + chunkSize)
-        let bitmap = { (wanted: Bool) -> UnsafeMutablePointer<UInt64>? in
-            guard wanted else { return nil }
-            let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
-            bits.initialize(repeating: 0, count: words)
-            return bits
+        newlines = (0..<Self.slotCount).map { [words] _ in marking ? pool.takeZeroed(words: words) : nil }
+        candidates = (0..<Self.slotCount).map { [words] _ in
+            marking && keywords != nil ? pool.takeZeroed(words: words) : nil
         }
-        newlines = (0..<Self.slotCount).map { _ in bitmap(marking) }
-        candidates = (0..<Self.slotCount).map { _ in bitmap(marking && keywords != nil) }
         free = Array(0..<Self.slotCount)
         guard let thread = Self.start(self) else { return nil }
         self.thread = thread
     }
 
     deinit {
-        for slot in slots { slot.deallocate() }
-        for bits in newlines + candidates { bits?.deallocate() }
+        let pool = BufferPool.shared
+        for slot in slots { pool.give(slot, size) }
+        for case let bits? in newlines + candidates { pool.give(bits, words: words) }
     }
 
     /// The thread that runs ``produce()`` (holding `ahead` until it ends).

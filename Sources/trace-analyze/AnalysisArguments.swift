@@ -25,7 +25,9 @@ struct AnalysisArguments: ParsableArguments {
         help: ArgumentHelp("In folders, skip files and folders matching this glob (repeatable).", valueName: "GLOB"))
     var exclude: [String] = []
 
-    @Option(name: .long, help: "Inputs analysed at once (default: one per core).")
+    @Option(
+        name: .long,
+        help: "Inputs analysed at once (default: one per core); with two jobs or more per input, each is read ahead.")
     var jobs: Int?
 
     @Flag(name: .long, help: "No progress bar on standard error (it is shown only on a terminal, for many inputs).")
