@@ -261,7 +261,8 @@ public struct LineReader: ~Copyable {
                 if let error = chunk.error { throw error }
                 if chunk.count == 0 { break }
                 // The unfinished line goes just before the chunk, into the room the chunk keeps for it, and is marked
-                // there (from a word's start: the thread marked the chunk's bytes from the word after).
+                // there from the start of its first word up to the chunk, whose marks the thread made from the word
+                // the chunk begins.
                 let room = ahead.room(chunk.slot)
                 first = ahead.headroom - pending
                 (room.bytes + first).copyMemory(from: buffer + tail, byteCount: pending)
