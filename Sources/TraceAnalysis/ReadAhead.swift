@@ -92,8 +92,8 @@ final class ChunkSource: @unchecked Sendable {
 /// the reader takes them in order, gives each back once it has moved on, and stops the thread when it is done (at
 /// the end of the input, on an error, or early).
 final class ReadAhead: @unchecked Sendable {
-    /// A filled chunk: its bytes at ``bytes(_:)`` of `slot`, `count` of them (0 at the end of the input), or the
-    /// error that ended the reading.
+    /// A filled chunk: `count` bytes in `slot` after its ``headroom`` (``room(_:)``; 0 at the end of the input), or
+    /// the error that ended the reading.
     struct Chunk {
         let slot: Int
         let count: Int
