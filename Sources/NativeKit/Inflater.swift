@@ -37,6 +37,9 @@ public final class Inflater {
     public private(set) var finished = false
     /// A member ended: the next bytes, if any, start a new one.
     private var memberEnded = false
+    /// The data went bad after bytes that a call handed out: thrown by the next call, so the bytes inflated before
+    /// the fault are all handed out whatever the size of the output buffers.
+    private var failure: Failure?
 
     public init(inputCapacity: Int = 256 * 1024) throws(Failure) {
         self.inputCapacity = inputCapacity
@@ -67,6 +70,7 @@ public final class Inflater {
     /// Inflates up to `count` bytes into `output`; 0 means it needs input (``needsInput``) or the data ended
     /// (``finished``).
     public func inflate(into output: UnsafeMutableRawPointer, count: Int) throws(Failure) -> Int {
+        if let failure { throw failure }
         guard !finished else { return 0 }
         if stream.avail_in == 0 {
             guard inputEnded else { return 0 }
@@ -94,7 +98,9 @@ public final class Inflater {
             return produced
         default:
             let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(code)"
-            throw .corrupt(reason)
+            guard produced > 0 else { throw .corrupt(reason) }
+            failure = .corrupt(reason)
+            return produced
         }
     }
 }

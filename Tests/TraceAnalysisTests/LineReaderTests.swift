@@ -63,20 +63,26 @@ struct LineReaderTests {
         }
     }
 
-    /// A read that fails, read ahead, throws after the lines read before it; a caller that stops early ends
-    /// the reading thread.
+    /// A read that fails, read ahead or not, throws after every line read before it, whatever the chunks (a gzip
+    /// member whose check fails at its end: all its bytes are inflated first, and handed out); a caller that stops
+    /// early ends the reading thread.
     @Test func readingAheadEndsOnAnErrorOrWhenTheCallerStops() throws {
         let many = Array(String(repeating: "a line\n", count: 10_000).utf8)
-        let corrupt = Array((try BatchTests.gzip(many)).dropLast(4)) + [1, 2, 3, 4]  // a wrong length at its end
+        let zipped = try BatchTests.gzip(many)
+        let wrongLength = Array(zipped.dropLast(4)) + [1, 2, 3, 4]
+        let wrongCheck = Array(zipped.dropLast(8)) + [1, 2, 3, 4] + Array(zipped.suffix(4))
         for readAhead in [false, true] {
             let folder = open("/", O_RDONLY)
             defer { close(folder) }
             var reader = LineReader(fd: folder, readAhead: readAhead)
             #expect(throws: LineReader.ReadError.self) { try reader.forEachLine { _, _ in } }
-            var lines = 0
-            var gzip = LineReader(bytes: corrupt, chunkSize: 64, readAhead: readAhead)
-            #expect(throws: LineReader.ReadError.self) { try gzip.forEachLine { _, _ in lines += 1 } }
-            #expect(lines > 8_000)  // the lines before the error (how many depends on how the reads fall)
+            let cases = [(wrongLength, 64), (wrongLength, 1 << 20), (wrongCheck, 64), (wrongCheck, 1 << 20)]
+            for (corrupt, chunk) in cases {
+                var lines = 0
+                var gzip = LineReader(bytes: corrupt, chunkSize: chunk, readAhead: readAhead)
+                #expect(throws: LineReader.ReadError.self) { try gzip.forEachLine { _, _ in lines += 1 } }
+                #expect(lines == 10_000, "chunks of \(chunk), read ahead: \(readAhead)")
+            }
 
             struct Enough: Error {}
             var stopping = LineReader(bytes: many, chunkSize: 64, readAhead: readAhead)
