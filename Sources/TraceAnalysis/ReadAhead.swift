@@ -30,7 +30,7 @@ final class ChunkSource: @unchecked Sendable {
     func fill(_ destination: UnsafeMutableRawPointer, _ count: Int) throws(LineReader.ReadError) -> Int {
         if let inflater { return try inflate(inflater, destination, count) }
         var got = readRaw(destination, count)
-        guard !sniffed else { return got }
+        guard !sniffed, got >= 0 else { return got }  // a failed first read (EINTR) sniffs again when retried
         sniffed = true
         // A pipe hands out what has been written so far: a first read of one byte that could start the gzip magic
         // number waits for the second (text never starts with 0x1F); any other short read is used as it is.
