@@ -184,12 +184,13 @@ ratio "${medians[4]}" "${medians[3]}" 2
 vs_formats=$REPLY
 ratio "${medians[4]}" "${medians[1]}" 2
 vs_wc=$REPLY
-echo "trace-analyze time / grep <nslog-prefix>: ${vs_grep}x    / grep <nslog-formats>: ${vs_formats}x    / wc -l: ${vs_wc}x"
+echo "time with ${TOOL_ARGS:-no arguments}: / grep <nslog-prefix>: ${vs_grep}x    / grep <nslog-formats>: ${vs_formats}x" \
+    "   / wc -l: ${vs_wc}x"
 ratio "${medians[5]}" "${medians[2]}" 2
 cores_grep=$REPLY
 ratio "${medians[5]}" "${medians[3]}" 2
 cores_formats=$REPLY
-echo "with ${TOOL_ARGS_CORES:-no arguments} ($(nproc) CPUs): / grep <nslog-prefix>: ${cores_grep}x    /" \
+echo "time with ${TOOL_ARGS_CORES:-no arguments} ($(nproc) CPUs): / grep <nslog-prefix>: ${cores_grep}x    /" \
     "grep <nslog-formats>: ${cores_formats}x"
 echo "grep matched $(cat "$TMP/grep-count") (<nslog-prefix>) and $(cat "$TMP/grep-formats-count") (<nslog-formats>)" \
     "of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
