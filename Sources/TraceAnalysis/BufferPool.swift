@@ -20,9 +20,14 @@ final class BufferPool: @unchecked Sendable {
         return .allocate(byteCount: bytes, alignment: 64)
     }
 
+    /// A bitmap of `words` words, its contents undefined.
+    func take(words: Int) -> UnsafeMutablePointer<UInt64> {
+        take(words * 8).bindMemory(to: UInt64.self, capacity: words)
+    }
+
     /// A bitmap of `words` words, all zero.
     func takeZeroed(words: Int) -> UnsafeMutablePointer<UInt64> {
-        let bits = take(words * 8).bindMemory(to: UInt64.self, capacity: words)
+        let bits = take(words: words)
         bits.initialize(repeating: 0, count: words)
         return bits
     }

@@ -90,23 +90,19 @@ public struct LineReader: ~Copyable {
         self.ownBuffer = BufferPool.shared.take(capacity + padding)
         (ownBuffer + capacity).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
         self.buffer = ownBuffer
+        // Both bitmaps have the marks' size, as a ``ReadAhead``'s do: the pool keeps one size for them all.
         self.ownNewlines =
-            NewlineScan.isAvailable
-            ? BufferPool.shared.take(Self.newlineWords(capacity) * 8).bindMemory(
-                to: UInt64.self, capacity: Self.newlineWords(capacity)) : nil
+            NewlineScan.isAvailable ? BufferPool.shared.take(words: LiteralSearch.Marks.words(for: capacity)) : nil
         self.newlines = ownNewlines
     }
 
     deinit {
         let pool = BufferPool.shared
         pool.give(ownBuffer, capacity + LiteralSearch.Marks.padding)
-        if let ownNewlines { pool.give(ownNewlines, words: Self.newlineWords(capacity)) }
-        if let ownCandidates { pool.give(ownCandidates, words: LiteralSearch.Marks.words(for: capacity)) }
+        let words = LiteralSearch.Marks.words(for: capacity)
+        for case let bits? in [ownNewlines, ownCandidates] { pool.give(bits, words: words) }
         place?.deallocate()
     }
-
-    /// The words of a bitmap of line feeds for `count` bytes.
-    private static func newlineWords(_ count: Int) -> Int { (count + 63) / 64 }
 
     /// Hands out the bytes at `bytes`, marked in `newlines` and `candidates` for `count` bytes, from now on.
     private mutating func move(
