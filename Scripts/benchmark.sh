@@ -5,7 +5,8 @@
 #   SIZE=2GB RUNS=3 Scripts/benchmark.sh
 #   QUICK=1 Scripts/benchmark.sh         # 1MB capture, 1 run: proves the pipeline works (CI), asserts no timing
 #
-# Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), BUILD_DIR (.build-release),
+# Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), BUILD_DIR (.build-release), GREP_LOCALE (the
+# caller's locale: the formats' grep is timed once more in it, as a user typing the command gets it, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
 # TOOL_ARGS_CORES (default "--format json": a job per core, so the lone input is read ahead on a second thread).
 # Captures are kept in bench-data/ (git-ignored) and reused; delete them to regenerate.
@@ -13,6 +14,9 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# The caller's locale, for the one grep timed as a user would type it (grep -P is slower in UTF-8: it checks it).
+GREP_LOCALE=${GREP_LOCALE:-${LC_ALL:-${LC_CTYPE:-${LANG:-C}}}}
+[[ $GREP_LOCALE == POSIX ]] && GREP_LOCALE=C
 export LC_ALL=C  # byte semantics for grep and wc, '.' as decimal point, stable sort
 
 if [[ ${QUICK:-0} == 1 ]]; then
@@ -80,6 +84,7 @@ grep_count() {
 }
 run_grep() { grep_count "$GREP_PATTERN" grep-count; }
 run_grep_formats() { grep_count "$GREP_FORMATS" grep-formats-count; }
+run_grep_formats_locale() { LC_ALL=$GREP_LOCALE grep_count "$GREP_FORMATS" grep-locale-count; }
 # trace-analyze with the arguments $1 (a word list).
 tool_run() {
     local rc=0
@@ -96,23 +101,16 @@ tool_run() {
 run_tool() { tool_run "$TOOL_ARGS"; }
 run_tool_cores() { tool_run "$TOOL_ARGS_CORES"; }
 
-# Median (µs) of RUNS runs of a function, in REPLY.
-measure() {
-    local samples=() i start
-    for ((i = 0; i < RUNS; i++)); do
-        stamp
-        start=$REPLY
-        "$@"
-        stamp
-        samples+=($((REPLY - start)))
-    done
+# The median and the fastest (µs) of a list of samples, in MEDIAN and FASTEST.
+summarize() {
     local sorted
-    mapfile -t sorted < <(printf '%s\n' "${samples[@]}" | sort -n)
+    mapfile -t sorted < <(printf '%s\n' "$@" | sort -n)
     local n=${#sorted[@]}
+    FASTEST=${sorted[0]}
     if ((n % 2 == 1)); then
-        REPLY=${sorted[n / 2]}
+        MEDIAN=${sorted[n / 2]}
     else
-        REPLY=$(((sorted[n / 2 - 1] + sorted[n / 2]) / 2))
+        MEDIAN=$(((sorted[n / 2 - 1] + sorted[n / 2]) / 2))
     fi
 }
 
@@ -126,14 +124,33 @@ ratio() {
 }
 
 # --- Run ---------------------------------------------------------------------------------------------
-echo "==> timing $RUNS run(s) of each command on $FILE" >&2
+echo "==> timing $RUNS round(s) of every command on $FILE" >&2
 names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '<nslog-prefix>' FILE" "grep -cP '<nslog-formats>' FILE")
 names+=("trace-analyze ${TOOL_ARGS:+$TOOL_ARGS }FILE" "trace-analyze ${TOOL_ARGS_CORES:+$TOOL_ARGS_CORES }FILE")
 functions=(run_cat run_wc run_grep run_grep_formats run_tool run_tool_cores)
+if [[ $GREP_LOCALE != C ]]; then
+    names+=("grep -cP '<nslog-formats>' FILE ($GREP_LOCALE)")
+    functions+=(run_grep_formats_locale)
+fi
+# RUNS rounds, each running every command once: on a shared host, whose speed moves from minute to minute, every
+# command sees the same minutes.
+declare -A samples
+for ((round = 0; round < RUNS; round++)); do
+    for f in "${functions[@]}"; do
+        stamp
+        start=$REPLY
+        "$f"
+        stamp
+        samples[$f]+="$((REPLY - start)) "
+    done
+done
 medians=()
+fastest=()
 for f in "${functions[@]}"; do
-    measure "$f"
-    medians+=("$REPLY")
+    # shellcheck disable=SC2086  # the samples are a word list
+    summarize ${samples[$f]}
+    medians+=("$MEDIAN")
+    fastest+=("$FASTEST")
 done
 
 # Peak RSS (KB) of trace-analyze with the arguments $1, in REPLY (empty without /usr/bin/time).
@@ -164,18 +181,21 @@ size_mb=$REPLY
 echo
 echo "trace-analyze benchmark — $FILE ($size_mb MB = $BYTES bytes, $LINES lines, seed $SEED)"
 echo "machine: $(nproc) CPUs, $(uname -m), ${cpu:-unknown CPU}; $(uname -sr)"
-echo "median of $RUNS run(s), warm page cache, LC_ALL=C; MB = 10^6 bytes"
+echo "$RUNS round(s) of every command in turn, warm page cache, LC_ALL=C unless a locale is named;" \
+    "MB/s and lines/s of the median; MB = 10^6 bytes"
 echo
-printf '%-44s %10s %10s %14s\n' "command" "median s" "MB/s" "lines/s"
+printf '%-44s %10s %10s %10s %14s\n' "command" "median s" "fastest s" "MB/s" "lines/s"
 for i in "${!names[@]}"; do
     us=${medians[i]}
     ratio "$us" 1000000 3
     seconds=$REPLY
+    ratio "${fastest[i]}" 1000000 3
+    best=$REPLY
     ratio "$BYTES" "$us" 1  # bytes/µs = MB/s
     mbps=$REPLY
     ratio $((LINES * 1000000)) "$us" 0
     lps=$REPLY
-    printf '%-44s %10s %10s %14s\n' "${names[i]}" "$seconds" "$mbps" "$lps"
+    printf '%-44s %10s %10s %10s %14s\n' "${names[i]}" "$seconds" "$best" "$mbps" "$lps"
 done
 echo
 ratio "${medians[4]}" "${medians[2]}" 2
@@ -192,6 +212,18 @@ ratio "${medians[5]}" "${medians[3]}" 2
 cores_formats=$REPLY
 echo "time with ${TOOL_ARGS_CORES:-no arguments} ($(nproc) CPUs): / grep <nslog-prefix>: ${cores_grep}x    /" \
     "grep <nslog-formats>: ${cores_formats}x"
+ratio "${fastest[4]}" "${fastest[2]}" 2
+fast_tool=$REPLY
+ratio "${fastest[5]}" "${fastest[2]}" 2
+echo "fastest runs / fastest grep <nslog-prefix>: ${fast_tool}x with ${TOOL_ARGS:-no arguments}," \
+    "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
+if [[ $GREP_LOCALE != C ]]; then
+    ratio "${medians[4]}" "${medians[6]}" 2
+    locale_tool=$REPLY
+    ratio "${medians[5]}" "${medians[6]}" 2
+    echo "time / grep <nslog-formats> in $GREP_LOCALE: ${locale_tool}x with ${TOOL_ARGS:-no arguments}," \
+        "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
+fi
 echo "grep matched $(cat "$TMP/grep-count") (<nslog-prefix>) and $(cat "$TMP/grep-formats-count") (<nslog-formats>)" \
     "of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
 if [[ -n $RSS_KB ]]; then
