@@ -88,9 +88,10 @@ static inline __attribute__((always_inline)) size_t run_next_mark(run_marks *mar
 }
 
 /// Whether a literal of `keywords` begins at a position of `message[0..<count]` that `candidates` marks (bit
-/// `offset + p` for position p), as the line-by-line path's keyword search would find it.
-static inline __attribute__((always_inline)) int run_has_keyword(
-    const csimd_literals *keywords, const uint8_t *message, size_t count, const uint64_t *candidates, size_t offset) {
+/// `offset + p` for position p), as the line-by-line path's keyword search would find it; with `exact` (marks that
+/// `csimd_verify_marks` kept: each is where a literal begins), whether one is marked.
+static inline __attribute__((always_inline)) int run_has_keyword(const csimd_literals *keywords,
+    const uint8_t *message, size_t count, const uint64_t *candidates, size_t offset, int exact) {
     if (count < 3) return 0;
     const size_t end = offset + count - 2;
     size_t word = offset >> 6;
@@ -103,14 +104,14 @@ static inline __attribute__((always_inline)) int run_has_keyword(
         const size_t position = (word << 6) | (size_t)__builtin_ctzll(bits);
         if (position >= end) return 0;
         bits &= bits - 1;
-        if (csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
+        if (exact || csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
     }
 }
 
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_group *out, size_t capacity,
-    size_t *groups, size_t *next) {
+    const uint64_t *newlines, const uint64_t *candidates, int exact, size_t max_line, csimd_header_group *out,
+    size_t capacity, size_t *groups, size_t *next) {
     size_t position = start;
     size_t lines = 0;
     size_t group = 0;  // groups written; the last one (group - 1) may grow
@@ -184,7 +185,8 @@ size_t csimd_header_run(
         if (index < count) {
             const uint8_t last = line[count - 1];
             if (last == '{' || last == '(' || last == '[') break;
-            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
+            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index, exact))
+                break;
         }
         csimd_header_group *last = group ? &out[group - 1] : 0;
         if (last && last->tail == tail && last->modern == (uint16_t)modern && micros >= last->last_micros) {

@@ -50,6 +50,28 @@ int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, si
     return position + 3 <= count ? csimd_verify(set, bytes, count, position, 0xFF, 0) : -1;
 }
 
+size_t csimd_verify_marks(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t valid, uint64_t *candidates) {
+    size_t kept = 0;
+    const size_t words = (count + 63) / 64;
+    for (size_t word = 0; word < words; word++) {
+        uint64_t bits = candidates[word];
+        if (bits == 0) continue;
+        uint64_t keep = bits;
+        do {
+            const unsigned bit = (unsigned)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            const size_t position = (word << 6) | bit;
+            if (position + 3 > valid || csimd_verify(set, bytes, valid, position, 0xFF, 1) < 0) {
+                keep &= ~(1ull << bit);
+            }
+        } while (bits);
+        candidates[word] = keep;
+        kept += (size_t)__builtin_popcountll(keep);
+    }
+    return kept;
+}
+
 /// Clears the bits past `count` in the last word of both of `csimd_scan`'s bitmaps.
 static inline void csimd_clear_past(size_t count, uint64_t *newlines, uint64_t *candidates) {
     if (count % 64 == 0) return;

@@ -7,10 +7,11 @@ import CSIMD
 /// The caller arms a shape (classic or modern NSLog) from a record of it that it read in full
 /// (``arm(modern:date:fractionDigits:zone:zoneCount:)``), keeps the header tails of its recent incarnations in it
 /// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
-/// (``run(armed:_:start:end:newlines:candidates:maximumLineLength:)``), in groups of lines in a row that repeat one
-/// tail in one shape with fractions that do not go back: what such a line means is then known without reading it
-/// again. Inside a dump that a record opened, ``continuations(_:start:end:newlines:maximumLineLength:depth:)``
-/// takes the lines that cannot begin a header, with their brackets, the same way.
+/// (``run(armed:_:start:end:newlines:candidates:exactMarks:maximumLineLength:)``), in groups of lines in a row that
+/// repeat one tail in one shape with fractions that do not go back: what such a line means is then known without
+/// reading it again. Inside a dump that a record opened,
+/// ``continuations(_:start:end:newlines:maximumLineLength:depth:)`` takes the lines that cannot begin a header, with
+/// their brackets, the same way.
 public final class HeaderRun {
     /// Groups described per call at most.
     public static let capacity = 256
@@ -65,17 +66,20 @@ public final class HeaderRun {
     /// The lines from `start` that end before `end` and repeat the clock of a shape armed in `armed` (bit 0
     /// classic, bit 1 modern; see `csimd_header_run`): how many, in how many groups (at most ``capacity``;
     /// described by ``tail(_:)``, ``isModern(_:)``, ``count(_:)``, ``firstMicros(_:)`` and ``lastMicros(_:)``), and
-    /// the offset after the last one. `bytes` is a reader's buffer, `newlines` and `candidates` its marks.
+    /// the offset after the last one. `bytes` is a reader's buffer, `newlines` and `candidates` its marks;
+    /// `exactMarks`: `candidates` marks only where a keyword begins
+    /// (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``), so a message with a mark holds one
+    /// without a check.
     @inline(__always)
     public func run(
         armed: UInt32, _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
-        candidates: UnsafePointer<UInt64>, maximumLineLength: Int
+        candidates: UnsafePointer<UInt64>, exactMarks: Bool, maximumLineLength: Int
     ) -> (lines: Int, groups: Int, next: Int) {
         var next = start
         var groups = 0
         let lines = csimd_header_run(
             state, armed, bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates,
-            maximumLineLength, self.groups, Self.capacity, &groups, &next)
+            exactMarks ? 1 : 0, maximumLineLength, self.groups, Self.capacity, &groups, &next)
         return (lines, groups, next)
     }
 

@@ -121,13 +121,18 @@ public final class LiteralSearch: @unchecked Sendable {
         /// (``Marks``), in one pass (`csimd_scan`): bit p of word p / 64, bits past the end clear. Each bitmap
         /// holds `(bytes.count + 63) / 64` words, and ``Marks/padding`` readable bytes follow `bytes`. Call only
         /// on a set made here (the scan runs wherever ``LiteralSearch/isAvailable``).
+        ///
+        /// With `verifyingWithin`, each position marked is then checked (`csimd_verify_marks`), comparing inside
+        /// that many bytes from `bytes`' start (at least `bytes.count`: a literal begun in the buffer may run on
+        /// into bytes that follow it), and only those where a literal begins stay marked: the marks are exact.
         @inlinable
         public func scan(
             _ bytes: UnsafeRawBufferPointer, newlines: UnsafeMutablePointer<UInt64>,
-            candidates: UnsafeMutablePointer<UInt64>
+            candidates: UnsafeMutablePointer<UInt64>, verifyingWithin valid: Int? = nil
         ) {
-            guard let base = bytes.baseAddress else { return }
-            csimd_scan(set, base.assumingMemoryBound(to: UInt8.self), bytes.count, newlines, candidates)
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            csimd_scan(set, base, bytes.count, newlines, candidates)
+            if let valid { csimd_verify_marks(set, base, bytes.count, max(valid, bytes.count), candidates) }
         }
 
         /// ``first(in:from:)`` for a buffer inside the bytes `marks` covers: only the positions marked there are

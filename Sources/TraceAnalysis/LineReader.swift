@@ -145,14 +145,16 @@ public struct LineReader: ~Copyable {
     }
 
     /// Marks the line feeds of `bytes` in `newlines`, and where `keywords` can find a literal in `candidates` when
-    /// both are given (``LiteralSearch/Handle/scan(_:newlines:candidates:)``): bit p of word p / 64 for byte p.
+    /// both are given (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``): bit p of word p / 64
+    /// for byte p. With `verifyingWithin`, only where a literal begins, compared inside that many bytes from
+    /// `bytes`' start (a keyword begun in them may run on into the bytes that follow): the marks are exact.
     @inline(__always)
     static func mark(
         _ bytes: UnsafeRawBufferPointer, keywords: LiteralSearch.Handle?, newlines: UnsafeMutablePointer<UInt64>,
-        candidates: UnsafeMutablePointer<UInt64>?
+        candidates: UnsafeMutablePointer<UInt64>?, verifyingWithin valid: Int? = nil
     ) {
         if let keywords, let candidates {
-            keywords.scan(bytes, newlines: newlines, candidates: candidates)
+            keywords.scan(bytes, newlines: newlines, candidates: candidates, verifyingWithin: valid)
         } else {
             NewlineScan.mark(bytes, into: newlines)
         }
@@ -205,13 +207,17 @@ public struct LineReader: ~Copyable {
     }
 
     /// Where a caller can read lines of the buffer itself (``forEachLine(runs:_:)``): the next line starts at
-    /// `start`, the bytes read end at `end`, and the reader's marks of them are `newlines` and `candidates`.
+    /// `start`, the bytes read end at `end`, and the reader's marks of them are `newlines` and `candidates`, which
+    /// with `exactMarks` mark only the positions where a keyword begins (a reader that reads ahead has its thread
+    /// check the positions its scan marked, beside the copy and scan it takes off the caller's thread), else every
+    /// position where one can begin.
     public struct Run {
         public let buffer: UnsafeRawPointer
         public let start: Int
         public let end: Int
         public let newlines: UnsafePointer<UInt64>
         public let candidates: UnsafePointer<UInt64>
+        public let exactMarks: Bool
         public let maximumLineLength: Int
     }
 
@@ -257,16 +263,18 @@ public struct LineReader: ~Copyable {
                 if let error = chunk.error { throw error }
                 if chunk.count == 0 { break }
                 // The unfinished line goes just before the chunk, into the room the chunk keeps for it, and is marked
-                // there from the start of its first word up to the chunk, whose marks the thread made from the word
-                // the chunk begins.
+                // there from the start of its first word up to the chunk (its keywords checked on into the chunk, as
+                // the thread checked the chunk's), whose marks the thread made from the word the chunk begins.
                 let room = ahead.room(chunk.slot)
                 first = ahead.headroom - pending
                 (room.bytes + first).copyMemory(from: buffer + tail, byteCount: pending)
                 if pending > 0, let marks = room.newlines {
                     let word = first / 64
+                    let count = ahead.headroom - word * 64
                     Self.mark(
-                        UnsafeRawBufferPointer(start: room.bytes + word * 64, count: ahead.headroom - word * 64),
-                        keywords: keywords, newlines: marks + word, candidates: room.candidates.map { $0 + word })
+                        UnsafeRawBufferPointer(start: room.bytes + word * 64, count: count), keywords: keywords,
+                        newlines: marks + word, candidates: room.candidates.map { $0 + word },
+                        verifyingWithin: count + chunk.count)
                 }
                 if let slot { ahead.give(slot) }
                 slot = chunk.slot
@@ -293,7 +301,7 @@ public struct LineReader: ~Copyable {
                         Run(
                             buffer: UnsafeRawPointer(buffer), start: start, end: end,
                             newlines: UnsafePointer(newlines), candidates: UnsafePointer(candidates),
-                            maximumLineLength: maximumLineLength))
+                            exactMarks: ahead != nil, maximumLineLength: maximumLineLength))
                     if taken.lines > 0 {
                         lineCount &+= taken.lines
                         start = taken.next

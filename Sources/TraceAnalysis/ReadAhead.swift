@@ -124,9 +124,10 @@ final class ReadAhead: @unchecked Sendable {
     private var thread: pthread_t?
 
     /// Starts reading `source` in chunks of `chunkSize`, each with `headroom` bytes of room before it and
-    /// `padding` zeroed bytes after it, and marking their line feeds when `marking`, and where `keywords` can find a
-    /// literal when given (``LineReader/mark(_:keywords:newlines:candidates:)``); nil when no thread can be started
-    /// (the reader then reads on its own thread).
+    /// `padding` zeroed bytes after it, and marking their line feeds when `marking`, and where a literal of
+    /// `keywords` begins when given (``LineReader/mark(_:keywords:newlines:candidates:verifyingWithin:)``: each
+    /// position the scan marks is checked here, off the reader's thread); nil when no thread can be started (the
+    /// reader then reads on its own thread).
     init?(
         _ source: ChunkSource, chunkSize: Int, headroom: Int, padding: Int, marking: Bool,
         keywords: LiteralSearch.Handle?
@@ -234,9 +235,12 @@ final class ReadAhead: @unchecked Sendable {
                 chunk = Chunk(slot: slot, count: got, error: got < 0 ? LineReader.ReadError(code: errno) : nil)
                 if got > 0, let marks = newlines[slot] {
                     let word = headroom / 64
+                    // The positions where a keyword can begin are checked here too: the marks are exact, and the
+                    // reader's callers check none (a keyword cut at the chunk's end is in an unfinished line, which
+                    // the reader marks again before the next chunk).
                     LineReader.mark(
                         UnsafeRawBufferPointer(start: bytes(slot), count: got), keywords: keywords,
-                        newlines: marks + word, candidates: candidates[slot].map { $0 + word })
+                        newlines: marks + word, candidates: candidates[slot].map { $0 + word }, verifyingWithin: got)
                 }
             } catch {
                 chunk = Chunk(slot: slot, count: 0, error: error)

@@ -65,8 +65,36 @@ static void check(const csimd_literals *set, const uint8_t *text, size_t count) 
     }
 }
 
+/// Whether a literal begins at `position` of `text[0..<count]` (compared without ASCII case).
+static int naive_at(const uint8_t *text, size_t count, size_t position) {
+    for (int k = 0; k < LITERALS; k++) {
+        const size_t length = strlen(literals[k]);
+        if (position + length > count) continue;
+        size_t i = 0;
+        while (i < length && lower(text[position + i]) == (uint8_t)literals[k][i]) i++;
+        if (i == length) return 1;
+    }
+    return 0;
+}
+
+/// The scan's marks of `text[0..<scanned]` checked by `csimd_verify_marks` inside `text[0..<valid]`: a mark exactly
+/// where a literal begins there.
+static int check_verified(const csimd_literals *set, const uint8_t *text, size_t scanned, size_t valid) {
+    static uint64_t newlines[64], candidates[64];
+    csimd_scan(set, text, scanned, newlines, candidates);
+    size_t marked = 0;
+    for (size_t p = 0; p < scanned; p++) marked += naive_at(text, valid, p);
+    if (csimd_verify_marks(set, text, scanned, valid, candidates) != marked) return 0;
+    for (size_t p = 0; p < (scanned + 63) / 64 * 64; p++) {
+        const int expected = p < scanned && naive_at(text, valid, p);
+        if ((int)(candidates[p / 64] >> (p % 64) & 1) != expected) return 0;
+    }
+    return 1;
+}
+
 /// The chunk scan over a buffer of lines: exact LF marks, and a mark at every position where a literal begins;
-/// then each line's first literal found from the marks (as a reader's caller does) against the naive search.
+/// then each line's first literal found from the marks (as a reader's caller does) against the naive search; then
+/// the marks checked (`csimd_verify_marks`), of the whole and of a first part whose literals may run on past it.
 static void check_scan(const csimd_literals *set, const uint8_t *text, size_t count) {
     static uint64_t newlines[64], candidates[64];
     memset(newlines, 0xA5, sizeof newlines);
@@ -98,6 +126,7 @@ static void check_scan(const csimd_literals *set, const uint8_t *text, size_t co
         if (got != expected || (got >= 0 && got_literal != expected_literal)) ok = 0;
         start = end + 1;
     }
+    if (ok && !(check_verified(set, text, count, count) && check_verified(set, text, count / 2, count))) ok = 0;
     if (ok) {
         passed++;
     } else if (++failed <= 5) {

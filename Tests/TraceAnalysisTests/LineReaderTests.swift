@@ -100,7 +100,8 @@ struct LineReaderTests {
     /// Every line handed out has the keyword marks of its own bytes (``LineReader/marks``): it lies inside the
     /// marked bytes, and the search from the marks finds what a search of the line alone finds, in chunks of every
     /// size from 16 bytes (lines moved to the buffer's start between reads, or, read ahead, the buffer moved to the
-    /// next chunk), with long lines cut, CRLF, and a last line without a newline.
+    /// next chunk), with long lines cut, CRLF, and a last line without a newline. Read ahead, the marks are exact:
+    /// each is where a literal begins.
     @Test(arguments: [false, true])
     func keywordMarksMatchASearchOfEachLine(readAhead: Bool) throws {
         let keywords = ["active", "background", "nib", "view", "terminated", "terminate", "8badf00d"]
@@ -122,10 +123,23 @@ struct LineReaderTests {
             guard let marks = marked else { continue }
             var checked = 0
             var outside = 0
-            try reader.forEachLine { line, _ in
+            var exact = 0
+            try reader.forEachLine { line, truncated in
                 if let base = line.baseAddress {
                     let offset = marks.origin.distance(to: UnsafeRawPointer(base))
                     if offset < 0 || offset + line.count > marks.count { outside += 1 }
+                    // Read ahead, the thread checks what its scan marks: a mark is where a literal begins (a line cut
+                    // to the bound may have one marked that runs on past the cut).
+                    if readAhead, !truncated, offset >= 0, offset + line.count <= marks.count {
+                        for position in 0..<max(line.count - 2, 0) {
+                            let bit = offset + position
+                            guard marks.bits[bit >> 6] >> UInt64(bit & 63) & 1 == 1 else { continue }
+                            if search.first(in: line, from: position)?.position != position {
+                                Issue.record("chunk \(chunk): a mark at \(position) of a line with no literal there")
+                            }
+                            exact += 1
+                        }
+                    }
                 }
                 for start in [0, 1, 5] where start <= line.count {
                     let found = search.handle.first(in: line, from: start, marks: marks)
@@ -138,6 +152,7 @@ struct LineReaderTests {
             }
             #expect(checked > 100)
             #expect(outside == 0, "chunk \(chunk)")
+            #expect(!readAhead || exact > 100, "chunk \(chunk)")
         }
     }
 

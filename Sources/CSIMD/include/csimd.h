@@ -81,6 +81,13 @@ int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors);
 void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates);
 
+/// Keeps, of the `candidates` `csimd_scan` marked in `bytes[0..<count]`, only the positions where a literal of `set`
+/// begins, compared inside `bytes[0..<valid]` (`valid` ≥ `count`: bytes after the scanned ones, which a literal
+/// begun in them may run into); returns how many are kept. The marks are then exact: a position marked is where a
+/// literal begins, so a test of a line's marks needs no check of its own (`csimd_header_run` with `exact`).
+size_t csimd_verify_marks(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t valid, uint64_t *candidates);
+
 /// The lowest-numbered literal of `set` that begins at `position` of `bytes[0..<count]` (compared inside the
 /// buffer only, without ASCII case), or -1: the check of a position `csimd_scan` marked.
 int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position);
@@ -134,14 +141,15 @@ typedef struct {
 /// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes, without
 /// a CR, that are NSLog records of a shape armed in `armed` (bit 0 classic, bit 1 modern) repeating its clock's
 /// date, time to the minute, fraction length and zone, at its second or a later one (the clock moves to it), and
-/// one of the state's tails, whose message holds none of the keywords at the positions `candidates` marks and does
-/// not end with `{`, `(` or `[`: how many, in up to `capacity` groups written to `out` (`*groups` of them), with
-/// `*next` the offset after the last one's LF (`start` when none). Such a line is exactly what the NSLog patterns
-/// read as a record of that incarnation whose message means nothing; the first line that is not ends the run.
+/// one of the state's tails, whose message holds none of the keywords at the positions `candidates` marks (each
+/// checked, or, with `exact`, none marked: marks `csimd_verify_marks` kept) and does not end with `{`, `(` or `[`:
+/// how many, in up to `capacity` groups written to `out` (`*groups` of them), with `*next` the offset after the last
+/// one's LF (`start` when none). Such a line is exactly what the NSLog patterns read as a record of that
+/// incarnation whose message means nothing; the first line that is not ends the run.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, size_t max_line, csimd_header_group *out, size_t capacity,
-    size_t *groups, size_t *next);
+    const uint64_t *newlines, const uint64_t *candidates, int exact, size_t max_line, csimd_header_group *out,
+    size_t capacity, size_t *groups, size_t *next);
 
 /// From `bytes + start`, the lines inside an open dump of the record before them while `*depth` (its open
 /// brackets) stays above 0, each ending (LF, from `newlines`) before `end`, of at most `max_line` bytes, and none
