@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-sources=(Tests/CSIMDHarness/harness.c Sources/CSIMD/literals.c)
+sources=(Tests/CSIMDHarness/harness.c Sources/CSIMD/literals.c Sources/CSIMD/header_run.c)
 cc=${CC:-$(command -v cc || command -v clang || command -v gcc)}
 echo "== native ($(uname -m)), $cc"
 "$cc" -O2 -Wall -Wextra -ISources/CSIMD/include "${sources[@]}" -o "$out/native"

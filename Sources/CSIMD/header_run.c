@@ -88,10 +88,10 @@ static inline __attribute__((always_inline)) size_t run_next_mark(run_marks *mar
 }
 
 /// Whether a literal of `keywords` begins at a position of `message[0..<count]` that `candidates` marks (bit
-/// `offset + p` for position p), as the line-by-line path's keyword search would find it; with `exact` (marks that
-/// `csimd_verify_marks` kept: each is where a literal begins), whether one is marked.
-static inline __attribute__((always_inline)) int run_has_keyword(const csimd_literals *keywords,
-    const uint8_t *message, size_t count, const uint64_t *candidates, size_t offset, int exact) {
+/// `offset + p` for position p), as the line-by-line path's keyword search would find it; with no `keywords`
+/// (marks that `csimd_verify_marks` kept: each is where a literal begins), whether one is marked.
+static inline __attribute__((always_inline)) int run_has_keyword(
+    const csimd_literals *keywords, const uint8_t *message, size_t count, const uint64_t *candidates, size_t offset) {
     if (count < 3) return 0;
     const size_t end = offset + count - 2;
     size_t word = offset >> 6;
@@ -104,14 +104,14 @@ static inline __attribute__((always_inline)) int run_has_keyword(const csimd_lit
         const size_t position = (word << 6) | (size_t)__builtin_ctzll(bits);
         if (position >= end) return 0;
         bits &= bits - 1;
-        if (exact || csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
+        if (!keywords || csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
     }
 }
 
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, int exact, size_t max_line, csimd_header_group *out,
-    size_t capacity, size_t *groups, size_t *next) {
+    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
     size_t position = start;
     size_t lines = 0;
     size_t group = 0;  // groups written; the last one (group - 1) may grow
@@ -123,7 +123,13 @@ size_t csimd_header_run(
         const size_t count = lf - position;
         if (count < 28 || count > max_line) break;
         const uint8_t *line = bytes + position;
-        if (line[count - 1] == 0x0D) break;  // CRLF: left to the line-by-line path
+        if (loud) {
+            // The reading thread looked at the line's end and message (`csimd_loud_lines`): this thread reads only
+            // its header, the bytes the thread wrote in a cache of its own.
+            if ((loud[lf >> 6] >> (lf & 63)) & 1) break;
+        } else if (line[count - 1] == 0x0D) {
+            break;  // CRLF: left to the line-by-line path
+        }
         // The fraction's digits give the shape (1–3 classic, 4–9 modern), and the shape the clock armed for it.
         const uint64_t fraction = csimd_load8(line + 20);
         const uint64_t marks = run_non_digits(fraction);
@@ -182,11 +188,10 @@ size_t csimd_header_run(
         index++;
         if (index < count && line[index] == ' ') index++;
         // A message that may open a dump, or holds a keyword, is the line-by-line path's.
-        if (index < count) {
+        if (!loud && index < count) {
             const uint8_t last = line[count - 1];
             if (last == '{' || last == '(' || last == '[') break;
-            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index, exact))
-                break;
+            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
         }
         csimd_header_group *last = group ? &out[group - 1] : 0;
         if (last && last->tail == tail && last->modern == (uint16_t)modern && micros >= last->last_micros) {
@@ -203,6 +208,47 @@ size_t csimd_header_run(
     *groups = group;
     *next = position;
     return lines;
+}
+
+/// Whether a run of headers leaves the line `bytes[start..<lf]` whatever its header (see `csimd_loud_lines`).
+static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const uint64_t *candidates) {
+    const uint8_t *line = bytes + start;
+    const size_t length = lf - start;
+    // The message: after the line's first `]` and one space. In a line the run reads, that `]` ends the thread: no
+    // byte of the timestamp, the zone, the header tail (` name[pid:`, a name without brackets) or the thread is one.
+    const uint8_t *bracket = length ? memchr(line, ']', length) : 0;
+    if (!bracket || line[length - 1] == 0x0D) return 1;
+    size_t message = (size_t)(bracket - line) + 1;
+    if (message < length && line[message] == ' ') message++;
+    if (message == length) return 0;
+    const uint8_t last = line[length - 1];
+    if (last == '{' || last == '(' || last == '[') return 1;
+    return run_has_keyword(0, line + message, length - message, candidates, start + message);
+}
+
+void csimd_loud_lines(
+    const uint8_t *bytes, size_t count, const uint64_t *newlines, const uint64_t *candidates, uint64_t *loud) {
+    memset(loud, 0, (count + 63) / 64 * sizeof *loud);
+    run_marks feeds = run_marks_from(newlines, 0, count);
+    size_t lf = run_next_mark(&feeds);
+    if (lf == count) return;
+    loud[lf >> 6] |= 1ull << (lf & 63);  // the line begun before `bytes`: `csimd_loud_line` once it is known
+    for (;;) {
+        const size_t start = lf + 1;
+        lf = run_next_mark(&feeds);
+        if (lf == count) return;
+        if (run_loud(bytes, start, lf, candidates)) loud[lf >> 6] |= 1ull << (lf & 63);
+    }
+}
+
+void csimd_loud_line(
+    const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, const uint64_t *candidates,
+    uint64_t *loud) {
+    run_marks feeds = run_marks_from(newlines, start, end);
+    const size_t lf = run_next_mark(&feeds);
+    if (lf == end) return;
+    const uint64_t bit = 1ull << (lf & 63);
+    loud[lf >> 6] = run_loud(bytes, start, lf, candidates) ? loud[lf >> 6] | bit : loud[lf >> 6] & ~bit;
 }
 
 size_t csimd_continuation_run(

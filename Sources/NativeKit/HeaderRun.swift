@@ -7,7 +7,7 @@ import CSIMD
 /// The caller arms a shape (classic or modern NSLog) from a record of it that it read in full
 /// (``arm(modern:date:fractionDigits:zone:zoneCount:)``), keeps the header tails of its recent incarnations in it
 /// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
-/// (``run(armed:_:start:end:newlines:candidates:exactMarks:maximumLineLength:)``), in groups of lines in a row that
+/// (``run(armed:_:start:end:newlines:candidates:loud:maximumLineLength:)``), in groups of lines in a row that
 /// repeat one tail in one shape with fractions that do not go back: what such a line means is then known without
 /// reading it again. Inside a dump that a record opened,
 /// ``continuations(_:start:end:newlines:maximumLineLength:depth:)`` takes the lines that cannot begin a header, with
@@ -66,20 +66,19 @@ public final class HeaderRun {
     /// The lines from `start` that end before `end` and repeat the clock of a shape armed in `armed` (bit 0
     /// classic, bit 1 modern; see `csimd_header_run`): how many, in how many groups (at most ``capacity``;
     /// described by ``tail(_:)``, ``isModern(_:)``, ``count(_:)``, ``firstMicros(_:)`` and ``lastMicros(_:)``), and
-    /// the offset after the last one. `bytes` is a reader's buffer, `newlines` and `candidates` its marks;
-    /// `exactMarks`: `candidates` marks only where a keyword begins
-    /// (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``), so a message with a mark holds one
-    /// without a check.
+    /// the offset after the last one. `bytes` is a reader's buffer, `newlines` and `candidates` its marks; `loud`,
+    /// when the reader's thread worked it out (``loudLines(_:newlines:candidates:into:)``), the LFs of the lines
+    /// whose end or message the run would not take: it then reads no more of a line than its header.
     @inline(__always)
     public func run(
         armed: UInt32, _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
-        candidates: UnsafePointer<UInt64>, exactMarks: Bool, maximumLineLength: Int
+        candidates: UnsafePointer<UInt64>, loud: UnsafePointer<UInt64>?, maximumLineLength: Int
     ) -> (lines: Int, groups: Int, next: Int) {
         var next = start
         var groups = 0
         let lines = csimd_header_run(
-            state, armed, bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates,
-            exactMarks ? 1 : 0, maximumLineLength, self.groups, Self.capacity, &groups, &next)
+            state, armed, bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates, loud,
+            maximumLineLength, self.groups, Self.capacity, &groups, &next)
         return (lines, groups, next)
     }
 
@@ -103,6 +102,29 @@ public final class HeaderRun {
     /// The microseconds of group `index`'s last line from the armed second.
     @inlinable
     public func lastMicros(_ index: Int) -> Int64 { Int64(groups[index].last_micros) }
+
+    /// Marks in `loud` the LF of each line of `bytes` that a run leaves to the line-by-line path whatever its
+    /// header (`csimd_loud_lines`): a CR before its LF, no `]`, or a message (after the first `]` and a space) that
+    /// ends with `{`, `(` or `[` or has a keyword marked in `candidates`, which must be exact marks
+    /// (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``); and the first LF, whose line began
+    /// before `bytes` (``loudLine(_:start:end:newlines:candidates:loud:)`` once it is known). `loud` holds
+    /// `(bytes.count + 63) / 64` words; `newlines` marks the bytes' LFs.
+    public static func loudLines(
+        _ bytes: UnsafeRawBufferPointer, newlines: UnsafePointer<UInt64>, candidates: UnsafePointer<UInt64>,
+        into loud: UnsafeMutablePointer<UInt64>
+    ) {
+        guard let base = bytes.baseAddress else { return }
+        csimd_loud_lines(base.assumingMemoryBound(to: UInt8.self), bytes.count, newlines, candidates, loud)
+    }
+
+    /// Marks or clears in `loud`, as ``loudLines(_:newlines:candidates:into:)`` would, the LF of the line that
+    /// begins at `bytes + start` (the first LF `newlines` marks from `start`, before `end`).
+    public static func loudLine(
+        _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
+        candidates: UnsafePointer<UInt64>, loud: UnsafeMutablePointer<UInt64>
+    ) {
+        csimd_loud_line(bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates, loud)
+    }
 
     /// The lines from `start` inside a dump whose open brackets are `depth`, while it stays open, that cannot begin
     /// an NSLog header (see `csimd_continuation_run`): how many, and the offset after the last one; `depth` then

@@ -684,7 +684,7 @@ struct InputAnalysis {
         repeat {
             (_, groups, next) = headerRun.run(
                 armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
-                candidates: run.candidates, exactMarks: run.exactMarks, maximumLineLength: run.maximumLineLength)
+                candidates: run.candidates, loud: run.loud, maximumLineLength: run.maximumLineLength)
             for group in 0..<groups {
                 // The group's first line is noted as any record; the others, each at or after the one before in
                 // the same incarnation and zone, together.

@@ -44,6 +44,9 @@ public struct LineReader: ~Copyable {
     private var keywords: LiteralSearch.Handle?
     /// Where ``buffer`` and ``candidates`` are, for the ``marks`` (once keywords are marked).
     private var place: UnsafeMutablePointer<LiteralSearch.Marks.Place>?
+    /// Read ahead, the LFs of the lines whose end or message a run of headers would not take, which the reading
+    /// thread marked (``HeaderRun/loudLines(_:newlines:candidates:into:)``) with exact keyword marks.
+    private var loud: UnsafeMutablePointer<UInt64>?
 
     /// Lines handed out so far.
     public private(set) var lineCount = 0
@@ -104,14 +107,15 @@ public struct LineReader: ~Copyable {
         place?.deallocate()
     }
 
-    /// Hands out the bytes at `bytes`, marked in `newlines` and `candidates` for `count` bytes, from now on.
+    /// Hands out the bytes at `bytes`, marked in `newlines`, `candidates` and `loud` for `count` bytes, from now on.
     private mutating func move(
         to bytes: UnsafeMutableRawPointer, newlines: UnsafeMutablePointer<UInt64>?,
-        candidates: UnsafeMutablePointer<UInt64>?, count: Int
+        candidates: UnsafeMutablePointer<UInt64>?, loud: UnsafeMutablePointer<UInt64>?, count: Int
     ) {
         buffer = bytes
         self.newlines = newlines
         self.candidates = candidates
+        self.loud = loud
         if let place, let candidates {
             place.pointee = LiteralSearch.Marks.Place(
                 origin: UnsafeRawPointer(bytes), bits: UnsafePointer(candidates), count: count)
@@ -207,17 +211,16 @@ public struct LineReader: ~Copyable {
     }
 
     /// Where a caller can read lines of the buffer itself (``forEachLine(runs:_:)``): the next line starts at
-    /// `start`, the bytes read end at `end`, and the reader's marks of them are `newlines` and `candidates`, which
-    /// with `exactMarks` mark only the positions where a keyword begins (a reader that reads ahead has its thread
-    /// check the positions its scan marked, beside the copy and scan it takes off the caller's thread), else every
-    /// position where one can begin.
+    /// `start`, the bytes read end at `end`, and the reader's marks of them are `newlines` and `candidates`, and,
+    /// read ahead, `loud`: the LFs of the lines a run of headers leaves whatever their header
+    /// (``HeaderRun/loudLines(_:newlines:candidates:into:)``), which the reading thread works out with the rest.
     public struct Run {
         public let buffer: UnsafeRawPointer
         public let start: Int
         public let end: Int
         public let newlines: UnsafePointer<UInt64>
         public let candidates: UnsafePointer<UInt64>
-        public let exactMarks: Bool
+        public let loud: UnsafePointer<UInt64>?
         public let maximumLineLength: Int
     }
 
@@ -278,7 +281,15 @@ public struct LineReader: ~Copyable {
                 }
                 if let slot { ahead.give(slot) }
                 slot = chunk.slot
-                move(to: room.bytes, newlines: room.newlines, candidates: room.candidates, count: ahead.span)
+                move(
+                    to: room.bytes, newlines: room.newlines, candidates: room.candidates, loud: room.loud,
+                    count: ahead.span)
+                if let loud = room.loud, let lineFeeds = room.newlines, let exact = room.candidates {
+                    // The thread saw only the end of the chunk's first line, begun before it.
+                    HeaderRun.loudLine(
+                        room.bytes, start: first, end: ahead.headroom + chunk.count, newlines: lineFeeds,
+                        candidates: exact, loud: loud)
+                }
                 got = chunk.count
             } else {
                 got = try source.fill(buffer + pending, capacity - pending)
@@ -301,7 +312,7 @@ public struct LineReader: ~Copyable {
                         Run(
                             buffer: UnsafeRawPointer(buffer), start: start, end: end,
                             newlines: UnsafePointer(newlines), candidates: UnsafePointer(candidates),
-                            exactMarks: ahead != nil, maximumLineLength: maximumLineLength))
+                            loud: loud.map { UnsafePointer($0) }, maximumLineLength: maximumLineLength))
                     if taken.lines > 0 {
                         lineCount &+= taken.lines
                         start = taken.next

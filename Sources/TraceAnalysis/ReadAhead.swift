@@ -113,9 +113,10 @@ final class ReadAhead: @unchecked Sendable {
     /// The bytes of a slot, and the words of each of its bitmaps.
     private let size: Int
     private let words: Int
-    /// Per slot, its line feeds' marks (when `marking`) and its keywords' (with `keywords`).
+    /// Per slot, its line feeds' marks (when `marking`), and its keywords' and its loud lines' (with `keywords`).
     private let newlines: [UnsafeMutablePointer<UInt64>?]
     private let candidates: [UnsafeMutablePointer<UInt64>?]
+    private let loud: [UnsafeMutablePointer<UInt64>?]
     private let keywords: LiteralSearch.Handle?
     private let lock = Lock()
     private var free: [Int]
@@ -126,8 +127,9 @@ final class ReadAhead: @unchecked Sendable {
     /// Starts reading `source` in chunks of `chunkSize`, each with `headroom` bytes of room before it and
     /// `padding` zeroed bytes after it, and marking their line feeds when `marking`, and where a literal of
     /// `keywords` begins when given (``LineReader/mark(_:keywords:newlines:candidates:verifyingWithin:)``: each
-    /// position the scan marks is checked here, off the reader's thread); nil when no thread can be started (the
-    /// reader then reads on its own thread).
+    /// position the scan marks is checked here, off the reader's thread), with the lines a run of headers leaves
+    /// whatever their header (``HeaderRun/loudLines(_:newlines:candidates:into:)``); nil when no thread can be
+    /// started (the reader then reads on its own thread).
     init?(
         _ source: ChunkSource, chunkSize: Int, headroom: Int, padding: Int, marking: Bool,
         keywords: LiteralSearch.Handle?
@@ -148,6 +150,7 @@ final class ReadAhead: @unchecked Sendable {
         candidates = (0..<Self.slotCount).map { [words] _ in
             marking && keywords != nil ? pool.takeZeroed(words: words) : nil
         }
+        loud = (0..<Self.slotCount).map { [words] _ in marking && keywords != nil ? pool.take(words: words) : nil }
         free = Array(0..<Self.slotCount)
         guard let thread = Self.start(self) else { return nil }
         self.thread = thread
@@ -156,7 +159,7 @@ final class ReadAhead: @unchecked Sendable {
     deinit {
         let pool = BufferPool.shared
         for slot in slots { pool.give(slot, size) }
-        for case let bits? in newlines + candidates { pool.give(bits, words: words) }
+        for case let bits? in newlines + candidates + loud { pool.give(bits, words: words) }
     }
 
     /// The thread that runs ``produce()`` (holding `ahead` until it ends).
@@ -189,11 +192,12 @@ final class ReadAhead: @unchecked Sendable {
     /// Where the bytes of `slot` begin (``headroom`` bytes into it).
     private func bytes(_ slot: Int) -> UnsafeMutableRawPointer { slots[slot] + headroom }
 
-    /// The whole of `slot` (its room, then its chunk) and its marks, bit p of word p / 64 for byte p.
+    /// The whole of `slot` (its room, then its chunk) and its marks, bit p of word p / 64 for byte p (the loud
+    /// lines' only for the chunk: in the room, where no line ends, they are not kept).
     func room(_ slot: Int) -> (
         bytes: UnsafeMutableRawPointer, newlines: UnsafeMutablePointer<UInt64>?,
-        candidates: UnsafeMutablePointer<UInt64>?
-    ) { (slots[slot], newlines[slot], candidates[slot]) }
+        candidates: UnsafeMutablePointer<UInt64>?, loud: UnsafeMutablePointer<UInt64>?
+    ) { (slots[slot], newlines[slot], candidates[slot], loud[slot]) }
 
     /// The next chunk, once it is read.
     func take() -> Chunk {
@@ -238,9 +242,13 @@ final class ReadAhead: @unchecked Sendable {
                     // The positions where a keyword can begin are checked here too: the marks are exact, and the
                     // reader's callers check none (a keyword cut at the chunk's end is in an unfinished line, which
                     // the reader marks again before the next chunk).
+                    let read = UnsafeRawBufferPointer(start: bytes(slot), count: got)
                     LineReader.mark(
-                        UnsafeRawBufferPointer(start: bytes(slot), count: got), keywords: keywords,
-                        newlines: marks + word, candidates: candidates[slot].map { $0 + word }, verifyingWithin: got)
+                        read, keywords: keywords, newlines: marks + word,
+                        candidates: candidates[slot].map { $0 + word }, verifyingWithin: got)
+                    if let exact = candidates[slot], let loud = loud[slot] {
+                        HeaderRun.loudLines(read, newlines: marks + word, candidates: exact + word, into: loud + word)
+                    }
                 }
             } catch {
                 chunk = Chunk(slot: slot, count: 0, error: error)

@@ -1,8 +1,9 @@
 // Checks csimd_literals_find against a naive search, on the processor it is built for: the AVX2 path on x86-64,
 // the NEON path on AArch64 (Scripts/check-csimd.sh builds it natively and, where a cross compiler and qemu are
 // installed, for AArch64 under qemu). Random texts of literal pieces in mixed case and bytes that fold alike, every
-// start, and buffers that end at a page before one that cannot be read; the chunk scan's marks, the bracket
-// balance and the thread-byte test of the runs of headers against byte loops. Prints "N passed, 0 failed".
+// start, and buffers that end at a page before one that cannot be read; the chunk scan's marks (as the filter
+// leaves them and once checked), the bracket balance, the thread-byte test of the runs of headers and the lines
+// they leave to the line-by-line path (`csimd_loud_lines`) against byte loops. Prints "N passed, 0 failed".
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,69 @@ static void check_scan(const csimd_literals *set, const uint8_t *text, size_t co
         passed++;
     } else if (++failed <= 5) {
         fprintf(stderr, "scan mismatch: %.*s\n", (int)count, (const char *)text);
+    }
+}
+
+/// Whether a run of headers leaves the line `text[start..<lf]` whatever its header, by a byte loop: a CR before the
+/// LF, no `]`, or a message after the first `]` and a space that ends with `{`, `(` or `[` or in whose positions
+/// with three bytes or more left a literal begins (inside `text[0..<count]`).
+static int naive_loud(const uint8_t *text, size_t count, size_t start, size_t lf) {
+    size_t bracket = start;
+    while (bracket < lf && text[bracket] != ']') bracket++;
+    if (bracket == lf || text[lf - 1] == 0x0D) return 1;
+    size_t message = bracket + 1;
+    if (message < lf && text[message] == ' ') message++;
+    if (message == lf) return 0;
+    if (text[lf - 1] == '{' || text[lf - 1] == '(' || text[lf - 1] == '[') return 1;
+    for (size_t p = message; p + 2 < lf; p++) {
+        if (naive_at(text, count, p)) return 1;
+    }
+    return 0;
+}
+
+/// The loud lines of random NSLog-like lines (`csimd_loud_lines`, then `csimd_loud_line` for the first line, begun
+/// before what the other saw), from exact marks, against `naive_loud`.
+static void check_loud_lines(const csimd_literals *set) {
+    static const char *pieces[] = {"2019-05-04 10:46:18.565 App[12:3a] ", "]", "] ", " ", "{", "(", "[", "\r",
+        "x", "Ab", "view", "active", "background", "nib", "launch", "terminated", "\n", "\n", "\n"};
+    enum { PIECES = sizeof pieces / sizeof pieces[0] };
+    static uint8_t text[2048 + CSIMD_SCAN_PADDING];
+    static uint64_t newlines[40], candidates[40], loud[40];
+    for (int round = 0; round < 3000; round++) {
+        size_t count = 0;
+        while (count < 1900) {
+            const char *piece = pieces[next() % PIECES];
+            const size_t length = strlen(piece);
+            memcpy(text + count, piece, length);
+            count += length;
+        }
+        memset(text + count, 0, CSIMD_SCAN_PADDING);
+        csimd_scan(set, text, count, newlines, candidates);
+        csimd_verify_marks(set, text, count, count, candidates);
+        memset(loud, 0xA5, sizeof loud);
+        csimd_loud_lines(text, count, newlines, candidates, loud);
+        int ok = 1;
+        size_t start = SIZE_MAX;  // the first line's beginning is not seen
+        for (size_t p = 0; p < (count + 63) / 64 * 64; p++) {
+            int expected = 0;
+            if (p < count && text[p] == 0x0A) {
+                expected = start == SIZE_MAX ? 1 : naive_loud(text, count, start, p);
+                start = p + 1;
+            }
+            if ((int)(loud[p / 64] >> (p % 64) & 1) != expected) ok = 0;
+        }
+        // The first line, once its beginning (here the buffer's) is known.
+        size_t first = 0;
+        while (first < count && text[first] != 0x0A) first++;
+        if (first < count) {
+            csimd_loud_line(text, 0, count, newlines, candidates, loud);
+            if ((int)(loud[first / 64] >> (first % 64) & 1) != naive_loud(text, count, 0, first)) ok = 0;
+        }
+        if (ok) {
+            passed++;
+        } else if (++failed <= 5) {
+            fprintf(stderr, "loud lines mismatch: %.*s\n", (int)count, (const char *)text);
+        }
     }
 }
 
@@ -305,6 +369,7 @@ int main(void) {
             }
         }
     }
+    check_loud_lines(&set);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -84,7 +84,7 @@ void csimd_scan(
 /// Keeps, of the `candidates` `csimd_scan` marked in `bytes[0..<count]`, only the positions where a literal of `set`
 /// begins, compared inside `bytes[0..<valid]` (`valid` ≥ `count`: bytes after the scanned ones, which a literal
 /// begun in them may run into); returns how many are kept. The marks are then exact: a position marked is where a
-/// literal begins, so a test of a line's marks needs no check of its own (`csimd_header_run` with `exact`).
+/// literal begins, so a test of a line's marks needs no check of its own (`csimd_loud_lines`).
 size_t csimd_verify_marks(
     const csimd_literals *set, const uint8_t *bytes, size_t count, size_t valid, uint64_t *candidates);
 
@@ -141,15 +141,32 @@ typedef struct {
 /// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes, without
 /// a CR, that are NSLog records of a shape armed in `armed` (bit 0 classic, bit 1 modern) repeating its clock's
 /// date, time to the minute, fraction length and zone, at its second or a later one (the clock moves to it), and
-/// one of the state's tails, whose message holds none of the keywords at the positions `candidates` marks (each
-/// checked, or, with `exact`, none marked: marks `csimd_verify_marks` kept) and does not end with `{`, `(` or `[`:
-/// how many, in up to `capacity` groups written to `out` (`*groups` of them), with `*next` the offset after the last
-/// one's LF (`start` when none). Such a line is exactly what the NSLog patterns read as a record of that
-/// incarnation whose message means nothing; the first line that is not ends the run.
+/// one of the state's tails, whose message holds none of the keywords at the positions `candidates` marks and does
+/// not end with `{`, `(` or `[`: how many, in up to `capacity` groups written to `out` (`*groups` of them), with
+/// `*next` the offset after the last one's LF (`start` when none). Such a line is exactly what the NSLog patterns
+/// read as a record of that incarnation whose message means nothing; the first line that is not ends the run.
+/// With `loud` (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF it marks is not taken, and the
+/// line's end and message are not read: what the loop reads of a line is then its header alone.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, int exact, size_t max_line, csimd_header_group *out,
-    size_t capacity, size_t *groups, size_t *next);
+    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next);
+
+/// Marks in `loud` the LF (from `newlines`) of each line of `bytes[0..<count]` that `csimd_header_run` leaves to the
+/// line-by-line path whatever its header, by what follows the header: a CR before the LF, no `]`, or a message
+/// (after the first `]` and a space) that ends with `{`, `(` or `[`, or in whose positions with three bytes or more
+/// left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and the first LF, whose line began before
+/// `bytes` (`csimd_loud_line` marks it once its beginning is known). Clears every other bit of the (count + 63) / 64
+/// words. A reading thread works it out for the chunk it reads, so that the thread that runs the headers reads no
+/// more of a line than its header.
+void csimd_loud_lines(
+    const uint8_t *bytes, size_t count, const uint64_t *newlines, const uint64_t *candidates, uint64_t *loud);
+
+/// Sets or clears in `loud`, as `csimd_loud_lines` would, the bit of the LF that ends the line that begins at
+/// `bytes + start` (the first that `newlines` marks from `start`, before `end`; none: nothing changes).
+void csimd_loud_line(
+    const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, const uint64_t *candidates,
+    uint64_t *loud);
 
 /// From `bytes + start`, the lines inside an open dump of the record before them while `*depth` (its open
 /// brackets) stays above 0, each ending (LF, from `newlines`) before `end`, of at most `max_line` bytes, and none
