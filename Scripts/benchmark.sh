@@ -114,6 +114,18 @@ summarize() {
     fi
 }
 
+# The median over the rounds of the time of function $1 over that of function $2 in the same round, with two
+# decimals, in REPLY: the ratio least moved by a shared host's slow minutes.
+paired() {
+    local -a first second ratios=()
+    read -ra first <<< "${samples[$1]}"
+    read -ra second <<< "${samples[$2]}"
+    local i
+    for i in "${!first[@]}"; do ratios+=($((first[i] * 10000 / second[i]))); done
+    summarize "${ratios[@]}"
+    ratio "$MEDIAN" 10000 2
+}
+
 # x/y with `decimals` decimals (integers in, text out).
 ratio() {
     local x=$1 y=$2 decimals=$3 scale=1 i
@@ -212,11 +224,11 @@ ratio "${medians[5]}" "${medians[3]}" 2
 cores_formats=$REPLY
 echo "time with ${TOOL_ARGS_CORES:-no arguments} ($(nproc) CPUs): / grep <nslog-prefix>: ${cores_grep}x    /" \
     "grep <nslog-formats>: ${cores_formats}x"
-ratio "${fastest[4]}" "${fastest[2]}" 2
-fast_tool=$REPLY
-ratio "${fastest[5]}" "${fastest[2]}" 2
-echo "fastest runs / fastest grep <nslog-prefix>: ${fast_tool}x with ${TOOL_ARGS:-no arguments}," \
-    "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
+paired run_tool run_grep
+paired_tool=$REPLY
+paired run_tool_cores run_grep
+echo "round by round (median of each round's ratio) / grep <nslog-prefix>: ${paired_tool}x with" \
+    "${TOOL_ARGS:-no arguments}, ${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
 if [[ $GREP_LOCALE != C ]]; then
     ratio "${medians[4]}" "${medians[6]}" 2
     locale_tool=$REPLY
