@@ -212,7 +212,7 @@ public struct LineReader: ~Copyable {
 
     /// Where a caller can read lines of the buffer itself (``forEachLine(runs:_:)``): the next line starts at
     /// `start`, the bytes read end at `end`, and the reader's marks of them are `newlines` and `candidates`, and,
-    /// read ahead, `loud`: the LFs of the lines a run of headers leaves whatever their header
+    /// read ahead but not inflated, `loud`: the LFs of the lines a run of headers leaves whatever their header
     /// (``HeaderRun/loudLines(_:newlines:candidates:into:)``), which the reading thread works out with the rest.
     public struct Run {
         public let buffer: UnsafeRawPointer
@@ -266,7 +266,7 @@ public struct LineReader: ~Copyable {
                 if let error = chunk.error { throw error }
                 if chunk.count == 0 { break }
                 // The unfinished line goes just before the chunk, into the room the chunk keeps for it, and is marked
-                // there from the start of its first word up to the chunk (its keywords checked on into the chunk, as
+                // there from the start of its first word up to the chunk (its keywords checked on into the chunk when
                 // the thread checked the chunk's), whose marks the thread made from the word the chunk begins.
                 let room = ahead.room(chunk.slot)
                 first = ahead.headroom - pending
@@ -277,14 +277,14 @@ public struct LineReader: ~Copyable {
                     Self.mark(
                         UnsafeRawBufferPointer(start: room.bytes + word * 64, count: count), keywords: keywords,
                         newlines: marks + word, candidates: room.candidates.map { $0 + word },
-                        verifyingWithin: count + chunk.count)
+                        verifyingWithin: chunk.checked ? count + chunk.count : nil)
                 }
                 if let slot { ahead.give(slot) }
                 slot = chunk.slot
                 move(
-                    to: room.bytes, newlines: room.newlines, candidates: room.candidates, loud: room.loud,
-                    count: ahead.span)
-                if let loud = room.loud, let lineFeeds = room.newlines, let exact = room.candidates {
+                    to: room.bytes, newlines: room.newlines, candidates: room.candidates,
+                    loud: chunk.checked ? room.loud : nil, count: ahead.span)
+                if chunk.checked, let loud = room.loud, let lineFeeds = room.newlines, let exact = room.candidates {
                     // The thread saw only the end of the chunk's first line, begun before it.
                     HeaderRun.loudLine(
                         room.bytes, start: first, end: ahead.headroom + chunk.count, newlines: lineFeeds,

@@ -98,6 +98,9 @@ final class ReadAhead: @unchecked Sendable {
         let slot: Int
         let count: Int
         let error: LineReader.ReadError?
+        /// Whether the thread checked the chunk's keyword marks, so that they are exact, and marked its loud lines
+        /// (``room(_:)``): not when it inflates gzip, which keeps it the longer of the two threads already.
+        var checked = false
     }
 
     /// One being handed out, one ready, one being read: the reader waits only when it is faster than the source.
@@ -126,10 +129,10 @@ final class ReadAhead: @unchecked Sendable {
 
     /// Starts reading `source` in chunks of `chunkSize`, each with `headroom` bytes of room before it and
     /// `padding` zeroed bytes after it, and marking their line feeds when `marking`, and where a literal of
-    /// `keywords` begins when given (``LineReader/mark(_:keywords:newlines:candidates:verifyingWithin:)``: each
-    /// position the scan marks is checked here, off the reader's thread), with the lines a run of headers leaves
-    /// whatever their header (``HeaderRun/loudLines(_:newlines:candidates:into:)``); nil when no thread can be
-    /// started (the reader then reads on its own thread).
+    /// `keywords` can begin when given (``LineReader/mark(_:keywords:newlines:candidates:verifyingWithin:)``), and,
+    /// unless it inflates, checked here, off the reader's thread, with the lines a run of headers leaves whatever
+    /// their header (``HeaderRun/loudLines(_:newlines:candidates:into:)``; ``Chunk/checked``); nil when no thread
+    /// can be started (the reader then reads on its own thread).
     init?(
         _ source: ChunkSource, chunkSize: Int, headroom: Int, padding: Int, marking: Bool,
         keywords: LiteralSearch.Handle?
@@ -239,14 +242,16 @@ final class ReadAhead: @unchecked Sendable {
                 chunk = Chunk(slot: slot, count: got, error: got < 0 ? LineReader.ReadError(code: errno) : nil)
                 if got > 0, let marks = newlines[slot] {
                     let word = headroom / 64
-                    // The positions where a keyword can begin are checked here too: the marks are exact, and the
-                    // reader's callers check none (a keyword cut at the chunk's end is in an unfinished line, which
-                    // the reader marks again before the next chunk).
+                    // Unless it inflates, the thread also checks the positions where a keyword can begin, so that
+                    // the marks are exact and the reader's callers check none (a keyword cut at the chunk's end is
+                    // in an unfinished line, which the reader marks again before the next chunk), and marks the
+                    // lines a run of headers leaves whatever their header.
+                    chunk.checked = loud[slot] != nil && !source.isCompressed
                     let read = UnsafeRawBufferPointer(start: bytes(slot), count: got)
                     LineReader.mark(
                         read, keywords: keywords, newlines: marks + word,
-                        candidates: candidates[slot].map { $0 + word }, verifyingWithin: got)
-                    if let exact = candidates[slot], let loud = loud[slot] {
+                        candidates: candidates[slot].map { $0 + word }, verifyingWithin: chunk.checked ? got : nil)
+                    if chunk.checked, let exact = candidates[slot], let loud = loud[slot] {
                         HeaderRun.loudLines(read, newlines: marks + word, candidates: exact + word, into: loud + word)
                     }
                 }
