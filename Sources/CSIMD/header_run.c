@@ -88,8 +88,7 @@ static inline __attribute__((always_inline)) size_t run_next_mark(run_marks *mar
 }
 
 /// Whether a literal of `keywords` begins at a position of `message[0..<count]` that `candidates` marks (bit
-/// `offset + p` for position p), as the line-by-line path's keyword search would find it; with no `keywords`
-/// (marks that `csimd_verify_marks` kept: each is where a literal begins), whether one is marked.
+/// `offset + p` for position p), as the line-by-line path's keyword search would find it.
 static inline __attribute__((always_inline)) int run_has_keyword(
     const csimd_literals *keywords, const uint8_t *message, size_t count, const uint64_t *candidates, size_t offset) {
     if (count < 3) return 0;
@@ -104,11 +103,25 @@ static inline __attribute__((always_inline)) int run_has_keyword(
         const size_t position = (word << 6) | (size_t)__builtin_ctzll(bits);
         if (position >= end) return 0;
         bits &= bits - 1;
-        if (!keywords || csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
+        if (csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
     }
 }
 
-size_t csimd_header_run(
+/// Whether `candidates` marks a position from `from` to before `end` (`from` < `end`): with exact marks
+/// (`csimd_verify_marks`), whether a keyword begins there.
+static inline int run_any_mark(const uint64_t *candidates, size_t from, size_t end) {
+    size_t word = from >> 6;
+    const size_t last = (end - 1) >> 6;
+    uint64_t bits = candidates[word] & (~0ull << (from & 63));
+    while (word < last) {
+        if (bits) return 1;
+        bits = candidates[++word];
+    }
+    return (bits & (~0ull >> (63 - ((end - 1) & 63)))) != 0;
+}
+
+/// `csimd_header_run`, inlined twice: with the loud lines, and without (`loud` null), each loop as lean as it can be.
+static inline __attribute__((always_inline)) size_t run_headers(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
     csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
@@ -210,6 +223,18 @@ size_t csimd_header_run(
     return lines;
 }
 
+size_t csimd_header_run(
+    csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
+    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
+    if (loud) {
+        return run_headers(
+            state, armed, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, next);
+    }
+    return run_headers(
+        state, armed, bytes, start, end, newlines, candidates, 0, max_line, out, capacity, groups, next);
+}
+
 /// Whether a run of headers leaves the line `bytes[start..<lf]` whatever its header (see `csimd_loud_lines`).
 static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const uint64_t *candidates) {
     const uint8_t *line = bytes + start;
@@ -223,7 +248,7 @@ static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const 
     if (message == length) return 0;
     const uint8_t last = line[length - 1];
     if (last == '{' || last == '(' || last == '[') return 1;
-    return run_has_keyword(0, line + message, length - message, candidates, start + message);
+    return length - message >= 3 && run_any_mark(candidates, start + message, lf - 2);
 }
 
 void csimd_loud_lines(

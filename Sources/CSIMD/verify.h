@@ -27,9 +27,10 @@ static inline uint64_t csimd_lower8(uint64_t word) {
 /// The slot of a head (its first four bytes, or three, with bit 5 of each set) among 256.
 static inline uint32_t csimd_slot(uint32_t head) { return (head * 0x9E3779B1u) >> 24; }
 
-/// Whether literal k is at `position` (inside the buffer), compared without ASCII case.
-static inline int csimd_literal_at(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position,
-    int32_t k) {
+/// Whether literal k is at `position` (inside the buffer), compared without ASCII case. (Always inlined: the loop
+/// over runs of headers, inlined twice, otherwise calls it.)
+static inline __attribute__((always_inline)) int csimd_literal_at(
+    const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position, int32_t k) {
     const int32_t start = set->offsets[k];
     const size_t length = (size_t)(set->offsets[k + 1] - start);
     if (position + length > count) return 0;
