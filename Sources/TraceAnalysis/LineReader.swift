@@ -268,7 +268,7 @@ public struct LineReader: ~Copyable {
                 // The unfinished line goes just before the chunk, into the room the chunk keeps for it, and is marked
                 // there from the start of its first word up to the chunk (its keywords checked on into the chunk when
                 // the thread checked the chunk's), whose marks the thread made from the word the chunk begins.
-                let room = ahead.room(chunk.slot)
+                let room = ahead.room(chunk)
                 first = ahead.headroom - pending
                 (room.bytes + first).copyMemory(from: buffer + tail, byteCount: pending)
                 if pending > 0, let marks = room.newlines {
@@ -282,9 +282,9 @@ public struct LineReader: ~Copyable {
                 if let slot { ahead.give(slot) }
                 slot = chunk.slot
                 move(
-                    to: room.bytes, newlines: room.newlines, candidates: room.candidates,
-                    loud: chunk.checked ? room.loud : nil, count: ahead.span)
-                if chunk.checked, let loud = room.loud, let lineFeeds = room.newlines, let exact = room.candidates {
+                    to: room.bytes, newlines: room.newlines, candidates: room.candidates, loud: room.loud,
+                    count: ahead.span)
+                if let loud = room.loud, let lineFeeds = room.newlines, let exact = room.candidates {
                     // The thread saw only the end of the chunk's first line, begun before it.
                     HeaderRun.loudLine(
                         room.bytes, start: first, end: ahead.headroom + chunk.count, newlines: lineFeeds,

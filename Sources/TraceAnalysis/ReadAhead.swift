@@ -195,12 +195,16 @@ final class ReadAhead: @unchecked Sendable {
     /// Where the bytes of `slot` begin (``headroom`` bytes into it).
     private func bytes(_ slot: Int) -> UnsafeMutableRawPointer { slots[slot] + headroom }
 
-    /// The whole of `slot` (its room, then its chunk) and its marks, bit p of word p / 64 for byte p (the loud
-    /// lines' only for the chunk: in the room, where no line ends, they are not kept).
-    func room(_ slot: Int) -> (
+    /// The whole of `chunk`'s slot (its room, then its chunk) and its marks, bit p of word p / 64 for byte p: the
+    /// loud lines' when the thread ``Chunk/checked`` the chunk (for the chunk only: in the room, where no line ends,
+    /// they are not kept).
+    func room(_ chunk: Chunk) -> (
         bytes: UnsafeMutableRawPointer, newlines: UnsafeMutablePointer<UInt64>?,
         candidates: UnsafeMutablePointer<UInt64>?, loud: UnsafeMutablePointer<UInt64>?
-    ) { (slots[slot], newlines[slot], candidates[slot], loud[slot]) }
+    ) {
+        let slot = chunk.slot
+        return (slots[slot], newlines[slot], candidates[slot], chunk.checked ? loud[slot] : nil)
+    }
 
     /// The next chunk, once it is read.
     func take() -> Chunk {

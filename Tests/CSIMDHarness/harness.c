@@ -23,18 +23,25 @@ enum { LITERALS = sizeof literals / sizeof literals[0] };
 
 static uint8_t lower(uint8_t byte) { return (uint8_t)(byte - 'A') < 26 ? byte | 0x20 : byte; }
 
+/// The lowest-numbered literal that begins at `position` of `text[0..<count]` (compared without ASCII case), or -1.
+static int naive_at(const uint8_t *text, size_t count, size_t position) {
+    for (int k = 0; k < LITERALS; k++) {
+        const size_t length = strlen(literals[k]);
+        if (position + length > count) continue;
+        size_t i = 0;
+        while (i < length && lower(text[position + i]) == (uint8_t)literals[k][i]) i++;
+        if (i == length) return k;
+    }
+    return -1;
+}
+
 /// The lowest position at or after 0, then the lowest-numbered literal there; -1 when none.
 static long naive(const uint8_t *text, size_t count, int32_t *literal) {
     for (size_t p = 0; p < count; p++) {
-        for (int k = 0; k < LITERALS; k++) {
-            const size_t length = strlen(literals[k]);
-            if (p + length > count) continue;
-            size_t i = 0;
-            while (i < length && lower(text[p + i]) == (uint8_t)literals[k][i]) i++;
-            if (i == length) {
-                *literal = k;
-                return (long)p;
-            }
+        const int k = naive_at(text, count, p);
+        if (k >= 0) {
+            *literal = k;
+            return (long)p;
         }
     }
     return -1;
@@ -66,28 +73,16 @@ static void check(const csimd_literals *set, const uint8_t *text, size_t count) 
     }
 }
 
-/// Whether a literal begins at `position` of `text[0..<count]` (compared without ASCII case).
-static int naive_at(const uint8_t *text, size_t count, size_t position) {
-    for (int k = 0; k < LITERALS; k++) {
-        const size_t length = strlen(literals[k]);
-        if (position + length > count) continue;
-        size_t i = 0;
-        while (i < length && lower(text[position + i]) == (uint8_t)literals[k][i]) i++;
-        if (i == length) return 1;
-    }
-    return 0;
-}
-
 /// The scan's marks of `text[0..<scanned]` checked by `csimd_verify_marks` inside `text[0..<valid]`: a mark exactly
 /// where a literal begins there.
 static int check_verified(const csimd_literals *set, const uint8_t *text, size_t scanned, size_t valid) {
     static uint64_t newlines[64], candidates[64];
     csimd_scan(set, text, scanned, newlines, candidates);
     size_t marked = 0;
-    for (size_t p = 0; p < scanned; p++) marked += naive_at(text, valid, p);
+    for (size_t p = 0; p < scanned; p++) marked += naive_at(text, valid, p) >= 0;
     if (csimd_verify_marks(set, text, scanned, valid, candidates) != marked) return 0;
     for (size_t p = 0; p < (scanned + 63) / 64 * 64; p++) {
-        const int expected = p < scanned && naive_at(text, valid, p);
+        const int expected = p < scanned && naive_at(text, valid, p) >= 0;
         if ((int)(candidates[p / 64] >> (p % 64) & 1) != expected) return 0;
     }
     return 1;
@@ -147,7 +142,7 @@ static int naive_loud(const uint8_t *text, size_t count, size_t start, size_t lf
     if (message == lf) return 0;
     if (text[lf - 1] == '{' || text[lf - 1] == '(' || text[lf - 1] == '[') return 1;
     for (size_t p = message; p + 2 < lf; p++) {
-        if (naive_at(text, count, p)) return 1;
+        if (naive_at(text, count, p) >= 0) return 1;
     }
     return 0;
 }
