@@ -13,11 +13,11 @@ public enum JUnitReporter {
     /// Streams the document to `sink` in pieces of about `chunkSize` bytes, a test case at a time, so neither the
     /// document of a big report nor its processes ever exist whole; cases are made on up to `jobs` threads. The
     /// counts the document and each suite open with are added up first, in a pass over the processes without
-    /// their events.
+    /// their events (the inputs' suites on up to `jobs` threads).
     public static func write(
         _ report: AnalysisReport, jobs: Int = 1, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
     ) rethrows {
-        let document = Document(report)
+        let document = Document(report, jobs: jobs)
         let totals = [
             ("name", "trace-analyze"), ("tests", "\(document.tests)"), ("failures", "\(document.failures)"),
             ("errors", "\(document.errors)"), ("time", seconds(document.timeMs)),
@@ -50,17 +50,22 @@ public enum JUnitReporter {
         var errors: Int { suites.reduce(0) { $0 + $1.counts.errors } }
         var timeMs: Int { suites.reduce(0) { $0 + $1.timeMs } }
 
-        init(_ report: AnalysisReport) {
+        init(_ report: AnalysisReport, jobs: Int) {
             self.report = report
-            for (index, input) in report.inputs.enumerated() {
-                pieces.append(.suiteStart(index))
-                suites.append(suite(input, index))
-                pieces.append(.suiteEnd(index))
+            OrderedParallel.forEach(count: report.inputs.count, jobs: jobs) { index in
+                Self.suite(report, index)
+            } sink: { suite, cases in
+                pieces.append(.suiteStart(suites.count))
+                pieces += cases
+                pieces.append(.suiteEnd(suites.count))
+                suites.append(suite)
             }
         }
 
-        /// One input's suite, its cases' pieces added.
-        private mutating func suite(_ input: InputSummary, _ index: Int) -> Suite {
+        /// The suite of the input at `index`, and the pieces of its cases.
+        private static func suite(_ report: AnalysisReport, _ index: Int) -> (Suite, [Piece]) {
+            let input = report.inputs[index]
+            var pieces: [Piece] = []
             var suite = Suite(name: input.name, classname: classname(input.name))
             var closing: Case?
             if let error = input.error {
@@ -108,12 +113,12 @@ public enum JUnitReporter {
                 if closing.skipped { suite.counts.skipped += 1 }
             }
             suite.closing = closing
-            return suite
+            return (suite, pieces)
         }
 
         /// A case's name: its process's, with the process's first line when an earlier case of the suite has that
         /// name (two incarnations with one name and pid, a reused pid, stay two test cases).
-        private func caseName(_ process: ProcessReport, repeated: Bool) -> String {
+        private static func caseName(_ process: ProcessReport, repeated: Bool) -> String {
             repeated ? process.displayName + " from line \(process.firstLine)" : process.displayName
         }
 
@@ -124,7 +129,7 @@ public enum JUnitReporter {
                 let process = report.processes.withoutEvents[position]
                 let findings = CIFinding.Digest(
                     process, at: position, options: report.options, limit: JUnitReporter.listedFindings)
-                let name = caseName(process, repeated: repeatedName)
+                let name = Self.caseName(process, repeated: repeatedName)
                 return write(testCase(process, name: name, suites[suite].classname, findings, report))
             case .suiteEnd(let input): return (suites[input].closing.map(write) ?? "") + "  </testsuite>\n"
             }

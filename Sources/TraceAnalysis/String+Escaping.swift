@@ -1,7 +1,43 @@
+/// The bytes of UTF-8 text an escaper must look at: the ASCII characters it replaces, and every byte of a non-ASCII
+/// character (a C1 control, a bidi control or U+FFFE may be among them). A string with none is returned as it is
+/// after a scan of its bytes, without a scalar at a time through the escaper (most log text is plain ASCII).
+struct EscapedBytes: Sendable {
+    /// Bit `b` of word `b >> 6`: byte `b` is looked at.
+    private let words: (UInt64, UInt64, UInt64, UInt64)
+
+    /// The ASCII scalars `replaced` says yes to, and every non-ASCII byte.
+    init(_ replaced: (Unicode.Scalar) -> Bool) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for value in UInt8(0)..<0x80 where replaced(Unicode.Scalar(value)) {
+            if value < 64 { low |= 1 << value } else { high |= 1 << (value - 64) }
+        }
+        words = (low, high, ~0, ~0)
+    }
+
+    func contains(_ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = words.0
+        case 1: word = words.1
+        default: return true
+        }
+        return word >> (byte & 63) & 1 != 0
+    }
+
+    /// Whether `text` has a byte to look at.
+    func any(in text: String) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: contains) }) { return found }
+        return text.utf8.contains(where: contains)
+    }
+}
+
 extension String {
     /// The string with each scalar `replacement` returns a text for replaced by it, the others kept: the loop every
-    /// output language's escaper (HTML, XML, Markdown, workflow commands, the terminal) shares.
-    func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+    /// output language's escaper (HTML, XML, Markdown, workflow commands, the terminal) shares. `bytes` holds at
+    /// least the ASCII scalars `replacement` replaces; a string without any of its bytes is returned at once.
+    func replacingScalars(looking bytes: EscapedBytes, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        guard bytes.any(in: self) else { return self }
         // Runs of scalars kept as they are are copied whole (as scalars: a run may begin inside a character, as the
         // "\n" of "\r\n" does); a string with nothing to replace is returned as is.
         var out = ""

@@ -2,22 +2,19 @@ extension String {
     /// The text made safe anywhere in an HTML (or inline SVG) page, in element content as in quoted attribute
     /// values: `&`, `<`, `>`, `"` and `'` become character references, and control characters other than line
     /// feeds and tabs (ANSI escapes included) and bidi controls the visible escapes ``Sanitizer`` writes.
-    var htmlEscaped: String {
-        guard
-            unicodeScalars.contains(where: {
-                $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" || $0 == "'" || Self.isHiddenControl($0)
-            })
-        else { return self }
-        return replacingScalars { scalar in
-            switch scalar {
-            case "&": return "&amp;"
-            case "<": return "&lt;"
-            case ">": return "&gt;"
-            case "\"": return "&quot;"
-            case "'": return "&#39;"
-            case _ where Self.isHiddenControl(scalar): return String.visibleEscape(scalar)
-            default: return nil
-            }
+    var htmlEscaped: String { replacingScalars(looking: Self.htmlBytes, Self.htmlReplacement) }
+
+    private static let htmlBytes = EscapedBytes { htmlReplacement($0) != nil }
+
+    private static func htmlReplacement(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "&": return "&amp;"
+        case "<": return "&lt;"
+        case ">": return "&gt;"
+        case "\"": return "&quot;"
+        case "'": return "&#39;"
+        case _ where isHiddenControl(scalar): return String.visibleEscape(scalar)
+        default: return nil
         }
     }
 

@@ -8,18 +8,25 @@ extension String {
     var workflowCommandProperty: String { workflowCommandEscaped(property: true) }
 
     private func workflowCommandEscaped(property: Bool) -> String {
-        replacingScalars { scalar in
-            switch scalar {
-            case "%": return "%25"
-            case "\r": return "%0D"
-            case "\n": return "%0A"
-            case ":" where property: return "%3A"
-            case "," where property: return "%2C"
-            // Other control characters (an ANSI escape would colour the log) and bidi controls are shown as visible
-            // escapes.
-            case _ where String.isHidden(scalar): return String.visibleEscape(scalar)
-            default: return nil
-            }
+        replacingScalars(looking: property ? Self.workflowPropertyBytes : Self.workflowMessageBytes) {
+            Self.workflowCommandReplacement($0, property: property)
+        }
+    }
+
+    private static let workflowMessageBytes = EscapedBytes { workflowCommandReplacement($0, property: false) != nil }
+    private static let workflowPropertyBytes = EscapedBytes { workflowCommandReplacement($0, property: true) != nil }
+
+    private static func workflowCommandReplacement(_ scalar: Unicode.Scalar, property: Bool) -> String? {
+        switch scalar {
+        case "%": return "%25"
+        case "\r": return "%0D"
+        case "\n": return "%0A"
+        case ":" where property: return "%3A"
+        case "," where property: return "%2C"
+        // Other control characters (an ANSI escape would colour the log) and bidi controls are shown as visible
+        // escapes.
+        case _ where String.isHidden(scalar): return String.visibleEscape(scalar)
+        default: return nil
         }
     }
 }

@@ -8,19 +8,26 @@ extension String {
     var xmlEscapedAttribute: String { xmlEscaped(attribute: true) }
 
     private func xmlEscaped(attribute: Bool) -> String {
-        replacingScalars { scalar in
-            switch scalar {
-            case "&": return "&amp;"
-            case "<": return "&lt;"
-            case ">": return "&gt;"
-            case "\"" where attribute: return "&quot;"
-            case "\r": return "&#13;"
-            case "\n" where attribute: return "&#10;"
-            case "\t" where attribute: return "&#9;"
-            case "\n", "\t": return nil
-            case _ where Self.isXMLForbiddenOrControl(scalar): return String.visibleEscape(scalar)
-            default: return nil
-            }
+        replacingScalars(looking: attribute ? Self.xmlAttributeBytes : Self.xmlTextBytes) {
+            Self.xmlReplacement($0, attribute: attribute)
+        }
+    }
+
+    private static let xmlTextBytes = EscapedBytes { xmlReplacement($0, attribute: false) != nil }
+    private static let xmlAttributeBytes = EscapedBytes { xmlReplacement($0, attribute: true) != nil }
+
+    private static func xmlReplacement(_ scalar: Unicode.Scalar, attribute: Bool) -> String? {
+        switch scalar {
+        case "&": return "&amp;"
+        case "<": return "&lt;"
+        case ">": return "&gt;"
+        case "\"" where attribute: return "&quot;"
+        case "\r": return "&#13;"
+        case "\n" where attribute: return "&#10;"
+        case "\t" where attribute: return "&#9;"
+        case "\n", "\t": return nil
+        case _ where isXMLForbiddenOrControl(scalar): return String.visibleEscape(scalar)
+        default: return nil
         }
     }
 

@@ -307,7 +307,8 @@ extension String {
 /// reorder what it shows.
 public enum Sanitizer {
     public static func terminal(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: String.isHidden) else { return text }
-        return text.replacingScalars { String.isHidden($0) ? String.visibleEscape($0) : nil }
+        text.replacingScalars(looking: hiddenBytes) { String.isHidden($0) ? String.visibleEscape($0) : nil }
     }
+
+    private static let hiddenBytes = EscapedBytes(String.isHidden)
 }

@@ -253,11 +253,36 @@ struct OutputSafetyTests {
         #expect("a:b // www".markdownEscaped == "a:b // www")
     }
 
+    /// A string of plain ASCII is returned by a scan of its bytes (``EscapedBytes``), any other a scalar at a time:
+    /// both ways give the same text for every ASCII character, in every escaper. An "é" before the text (which no
+    /// escaper changes) sends it the slow way.
+    @Test func escapersGiveTheSameTextForPlainASCIIAsScalarByScalar() {
+        let escapers: [(String, (String) -> String)] = [
+            ("xml text", \.xmlEscapedText), ("xml attribute", \.xmlEscapedAttribute), ("html", \.htmlEscaped),
+            ("workflow message", \.workflowCommandMessage), ("workflow property", \.workflowCommandProperty),
+            ("terminal", Sanitizer.terminal),
+        ]
+        var changed = 0
+        for value in UInt8(0)..<0x80 {
+            let text = "a" + String(Unicode.Scalar(value)) + "b"
+            for (name, escape) in escapers {
+                let fast = escape(text)
+                let slow = escape("é" + text)
+                #expect(slow.hasPrefix("é") && String(slow.dropFirst()) == fast, "\(name) of byte \(value)")
+                if fast != text { changed += 1 }
+            }
+        }
+        // Every escaper changes some ASCII: controls at least.
+        #expect(changed >= 6 * 31)
+    }
+
     // MARK: Helpers
 
     /// `text` with its hidden characters but `kept` written as visible escapes.
     static func visible(_ text: String, keeping kept: Set<Unicode.Scalar>) -> String {
-        text.replacingScalars { kept.contains($0) || !String.isHidden($0) ? nil : String.visibleEscape($0) }
+        text.replacingScalars(looking: EscapedBytes(String.isHidden)) {
+            kept.contains($0) || !String.isHidden($0) ? nil : String.visibleEscape($0)
+        }
     }
 
     /// The element names of an HTML document, counted (comments and text left out).
