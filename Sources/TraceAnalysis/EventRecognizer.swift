@@ -29,8 +29,11 @@ public final class EventRecognizer {
         let events: [LifecycleEvent]
         /// Per entry: whether it is a Mac-only spelling.
         let appKit: [Bool]
-        /// Entries whose pattern names what it is about (`pid`, `name`, `bundle`, `signal`), compiled alone.
-        let details: [Int: Regex]
+        /// Entries whose pattern names what it is about (`pid`, `name`, `bundle`, `signal`), compiled alone: each
+        /// such entry's position in ``detailEntries`` and ``detailRegexes``.
+        let detailed: [Int: Int]
+        let detailEntries: [Int]
+        let detailRegexes: [Regex]
 
         /// The capture names an entry may use to say which process a line is about.
         public static let captureNames = ["pid", "name", "bundle", "signal"]
@@ -84,7 +87,9 @@ public final class EventRecognizer {
             self.unfilteredMembers = unfiltered
             self.keywords = KeywordScanner(keywords)
             self.events = vocabulary.entries.map(\.event)
-            self.details = details
+            self.detailEntries = details.keys.sorted()
+            self.detailed = Dictionary(uniqueKeysWithValues: zip(detailEntries, detailEntries.indices))
+            self.detailRegexes = detailEntries.compactMap { details[$0] }
             self.appKit = vocabulary.entries.map(\.appKit)
         }
 
@@ -148,10 +153,13 @@ public final class EventRecognizer {
     /// ``keywords``' vector search, when it has one (searched with no reference counting); a reader marks its
     /// candidates in each chunk with it (``LineReader/markKeywords(_:)``).
     let keywordSearch: LiteralSearch.Handle?
-    private let groups: [Matcher]
+    /// Per keyword, the matcher of its group.
+    private let groups: LazyMatchers
     private let unfiltered: Matcher?
     private let events: [LifecycleEvent]
-    private let details: [Int: Matcher]
+    /// The entries with a detail pattern (their positions in ``details``), and their matchers.
+    private let detailed: [Int: Int]
+    private let details: LazyMatchers
     private let sceneIdentity: Matcher
     private let appKit: [Bool]
 
@@ -175,17 +183,17 @@ public final class EventRecognizer {
         self.keywords = compiled.keywords
         self.keywordSearch = compiled.keywords.vectorHandle
         let entries = compiled.vocabulary.entries
-        self.groups = zip(compiled.groups, compiled.groupMembers).map { regex, members in
-            Matcher(regex, owner: Self.owner(members, entries), failureLog: failureLog)
+        self.groups = LazyMatchers(compiled.groups, failureLog: failureLog) {
+            Self.owner(compiled.groupMembers[$0], entries)
         }
         self.unfiltered = compiled.unfiltered.map {
             Matcher($0, owner: Self.owner(compiled.unfilteredMembers, entries), failureLog: failureLog)
         }
         self.events = compiled.events
-        self.details = Dictionary(
-            uniqueKeysWithValues: compiled.details.map { index, regex in
-                (index, Matcher(regex, owner: "vocabulary \(entries[index].id)", failureLog: failureLog))
-            })
+        self.detailed = compiled.detailed
+        self.details = LazyMatchers(compiled.detailRegexes, failureLog: failureLog) {
+            "vocabulary \(entries[compiled.detailEntries[$0]].id)"
+        }
         self.sceneIdentity = Matcher(Self.sceneIdentityRegex)
         self.appKit = compiled.appKit
     }
@@ -295,7 +303,9 @@ public final class EventRecognizer {
 
     /// The subject a recognised message names, when its entry's pattern captures one.
     public func subject(ofEntry index: Int, in message: UnsafeRawBufferPointer) -> Subject {
-        guard let matcher = details[index], (try? matcher.matches(message)) == true else { return Subject() }
+        guard let detail = detailed[index] else { return Subject() }
+        let matcher = details[detail]
+        guard (try? matcher.matches(message)) == true else { return Subject() }
         func text(_ name: String) -> String? {
             matcher.range(named: name).map { Bytes.string(message, $0) }.flatMap { $0.isEmpty ? nil : $0 }
         }

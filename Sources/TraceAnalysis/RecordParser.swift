@@ -77,8 +77,8 @@ public struct RecordParser {
     }
 
     public let catalog: FormatCatalog
-    private let matchers: [Matcher]
-    private let prefixMatchers: [Matcher]
+    private let matchers: LazyMatchers
+    private let prefixMatchers: LazyMatchers
     private let furnitureMatcher: Matcher?
     private let repeatMatchers: [Matcher]
     /// Indices of the formats tried on every line, and the one tried first (the last that matched).
@@ -131,11 +131,11 @@ public struct RecordParser {
         catalog: FormatCatalog, dates: DateInference, zone: ZoneSetting?, failureLog: MatchFailureLog? = nil
     ) {
         self.catalog = catalog
-        self.matchers = catalog.formats.map {
-            Matcher($0.regex, owner: "format \($0.format.id)", failureLog: failureLog)
+        self.matchers = LazyMatchers(catalog.formats.map(\.regex), failureLog: failureLog) {
+            "format \(catalog.formats[$0].format.id)"
         }
-        self.prefixMatchers = catalog.prefixes.map {
-            Matcher($0.regex, owner: "prefix \($0.prefix.id)", failureLog: failureLog)
+        self.prefixMatchers = LazyMatchers(catalog.prefixes.map(\.regex), failureLog: failureLog) {
+            "prefix \(catalog.prefixes[$0].prefix.id)"
         }
         self.furnitureMatcher = catalog.furniture.map {
             Matcher($0, owner: "the formats' furniture patterns", failureLog: failureLog)

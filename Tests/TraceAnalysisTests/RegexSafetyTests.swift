@@ -68,6 +68,26 @@ struct RegexSafetyTests {
         #expect(!String(describing: try #require(input.error)).contains("no longer tried"))
     }
 
+    /// A vocabulary entry that backtracks catastrophically is named by its id when its keyword's group gives up (the
+    /// group's matcher, like the entry's detail matcher that reads the name on the first line, is made when first
+    /// used).
+    @Test func aCatastrophicVocabularyEntryIsNamed() throws {
+        let entry = VocabularyEntry(
+            id: "journal-closed", event: .didEnterBackground, pattern: #"journal (?:\w+\s?)+: closed (?<name>\w+)"#,
+            keywords: ["journal"], examples: ["journal entry: closed Notes"], userDefined: true)
+        let analyzer = try Analyzer(vocabulary: Vocabulary(entries: Vocabulary.builtin.entries + [entry]))
+        var lines = ["2026-01-05 10:00:00.000 Notes[42:4242] journal entry: closed Notes"]
+        lines += Array(
+            repeating: "2026-01-05 10:00:01.000 Notes[42:4242] journal " + String(repeating: "word ", count: 2_000),
+            count: 3)
+        let input = try #require(analyzer.analyze(text: lines.joined(separator: "\n") + "\n").inputs.first)
+        TestSupport.expectAccounted(input)
+        #expect(input.lifecycleEvents == 1)
+        let owners = Set(input.patternFailures.map(\.owner))
+        #expect(owners == ["vocabulary journal-closed"], "\(owners)")
+        #expect(input.patternFailures.first?.firstLine == 2)
+    }
+
     /// Long runs of what the built-in prefixes start with: `> ` quoting overflowed the JIT stack when its run was
     /// greedy, and `grep -n`'s file-name part was quadratic on a long line without a colon.
     @Test func theBuiltInPrefixesDoNotGiveUpOnLongRuns() throws {

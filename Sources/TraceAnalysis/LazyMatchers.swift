@@ -1,0 +1,29 @@
+import NativeKit
+
+/// Matchers for a list of patterns, each made when it is first used. A batch makes a record parser and a
+/// recogniser per input, and most inputs use few of their patterns (the formats they are not in, the vocabulary
+/// groups of keywords they never hold): a matcher allocates PCRE2 match data and a match context, and frees them.
+/// One per thread, as a ``Matcher`` is.
+final class LazyMatchers {
+    private let regexes: [Regex]
+    /// The owner a matcher names when its pattern gives up, made with the matcher.
+    private let owner: (Int) -> String
+    private let failureLog: MatchFailureLog?
+    private var made: [Matcher?]
+
+    init(_ regexes: [Regex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
+        self.regexes = regexes
+        self.owner = owner
+        self.failureLog = failureLog
+        made = Array(repeating: nil, count: regexes.count)
+    }
+
+    var indices: Range<Int> { regexes.indices }
+
+    subscript(index: Int) -> Matcher {
+        if let matcher = made[index] { return matcher }
+        let matcher = Matcher(regexes[index], owner: owner(index), failureLog: failureLog)
+        made[index] = matcher
+        return matcher
+    }
+}
