@@ -1,65 +1,67 @@
-/// The bytes of UTF-8 text an escaper must look at: the ASCII characters it replaces, and every byte of a non-ASCII
-/// character (a C1 control, a bidi control or U+FFFE may be among them). A string with none is returned as it is
-/// after a scan of its bytes, without a scalar at a time through the escaper (most log text is plain ASCII).
+/// The bytes of UTF-8 text an escaper must look at: the ASCII characters it replaces, and the first byte of every
+/// non-ASCII character (a C1 control, a bidi control or U+FFFE may be among them). The others, most of any log text,
+/// are copied in runs without being decoded or shown to the escaper.
 struct EscapedBytes: Sendable {
     /// Bit `b` of word `b >> 6`: byte `b` is looked at.
-    private let words: (UInt64, UInt64, UInt64, UInt64)
+    private let words: (UInt64, UInt64)
 
-    /// The ASCII scalars `replaced` says yes to, and every non-ASCII byte.
+    /// The ASCII scalars `replaced` says yes to (and every non-ASCII scalar).
     init(_ replaced: (Unicode.Scalar) -> Bool) {
         var low: UInt64 = 0
         var high: UInt64 = 0
         for value in UInt8(0)..<0x80 where replaced(Unicode.Scalar(value)) {
             if value < 64 { low |= 1 << value } else { high |= 1 << (value - 64) }
         }
-        words = (low, high, ~0, ~0)
+        words = (low, high)
     }
 
+    @inline(__always)
     func contains(_ byte: UInt8) -> Bool {
-        let word: UInt64
         switch byte >> 6 {
-        case 0: word = words.0
-        case 1: word = words.1
+        case 0: return words.0 >> byte & 1 != 0
+        case 1: return words.1 >> (byte & 63) & 1 != 0
         default: return true
         }
-        return word >> (byte & 63) & 1 != 0
-    }
-
-    /// Whether `text` has a byte to look at.
-    func any(in text: String) -> Bool {
-        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: contains) }) { return found }
-        return text.utf8.contains(where: contains)
     }
 }
 
 extension String {
     /// The string with each scalar `replacement` returns a text for replaced by it, the others kept: the loop every
-    /// output language's escaper (HTML, XML, Markdown, workflow commands, the terminal) shares. `bytes` holds at
-    /// least the ASCII scalars `replacement` replaces; a string without any of its bytes is returned at once.
+    /// output language's escaper (HTML, XML, Markdown, workflow commands, the terminal) shares. Only the scalars
+    /// that start with a byte of `bytes` (which holds at least the ASCII scalars `replacement` replaces) are shown
+    /// to it; a string with nothing to replace is returned as is.
     func replacingScalars(looking bytes: EscapedBytes, _ replacement: (Unicode.Scalar) -> String?) -> String {
-        guard bytes.any(in: self) else { return self }
-        // Runs of scalars kept as they are are copied whole (as scalars: a run may begin inside a character, as the
-        // "\n" of "\r\n" does); a string with nothing to replace is returned as is.
-        var out = ""
-        var changed = false
-        var runStart = startIndex
-        var index = startIndex
-        while index != endIndex {
-            let next = unicodeScalars.index(after: index)
-            if let text = replacement(unicodeScalars[index]) {
-                if !changed {
-                    changed = true
-                    out.reserveCapacity(utf8.count + 16)
+        var text = self
+        return text.withUTF8 { utf8 -> String in
+            var out: [UInt8] = []
+            var changed = false
+            var runStart = 0
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                guard bytes.contains(byte) else {
+                    index += 1
+                    continue
                 }
-                out.unicodeScalars.append(contentsOf: unicodeScalars[runStart..<index])
-                out += text
-                runStart = next
+                // A String's UTF-8 is valid: the first byte gives the length, the others six bits each.
+                let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                var value = length == 1 ? UInt32(byte) : UInt32(byte) & (0x7F >> UInt32(length))
+                for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+                if let scalar = Unicode.Scalar(value), let text = replacement(scalar) {
+                    if !changed {
+                        changed = true
+                        out.reserveCapacity(utf8.count + 16)
+                    }
+                    out += UnsafeBufferPointer(rebasing: utf8[runStart..<index])
+                    out += text.utf8
+                    runStart = index + length
+                }
+                index += length
             }
-            index = next
+            guard changed else { return self }
+            out += UnsafeBufferPointer(rebasing: utf8[runStart...])
+            return String(decoding: out, as: UTF8.self)
         }
-        guard changed else { return self }
-        out.unicodeScalars.append(contentsOf: unicodeScalars[runStart..<endIndex])
-        return out
     }
 
     /// A control character written so a reader sees it: `\u{1b}`.

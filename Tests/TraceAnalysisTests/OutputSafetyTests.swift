@@ -253,27 +253,49 @@ struct OutputSafetyTests {
         #expect("a:b // www".markdownEscaped == "a:b // www")
     }
 
-    /// A string of plain ASCII is returned by a scan of its bytes (``EscapedBytes``), any other a scalar at a time:
-    /// both ways give the same text for every ASCII character, in every escaper. An "é" before the text (which no
-    /// escaper changes) sends it the slow way.
-    @Test func escapersGiveTheSameTextForPlainASCIIAsScalarByScalar() {
+    /// The escapers decode only the characters that can need escaping (``EscapedBytes``) and copy the rest as
+    /// bytes: each must give, for any text, what it gives for the text's scalars one at a time (every one of them
+    /// escapes scalar by scalar). Random texts of ASCII, controls, bidi controls, U+FFFE, and kept characters of two
+    /// to four bytes (combining marks, an emoji), in a seeded sequence.
+    @Test func escapersGiveForAnyTextWhatTheyGiveScalarByScalar() {
         let escapers: [(String, (String) -> String)] = [
             ("xml text", \.xmlEscapedText), ("xml attribute", \.xmlEscapedAttribute), ("html", \.htmlEscaped),
             ("workflow message", \.workflowCommandMessage), ("workflow property", \.workflowCommandProperty),
             ("terminal", Sanitizer.terminal),
         ]
-        var changed = 0
-        for value in UInt8(0)..<0x80 {
-            let text = "a" + String(Unicode.Scalar(value)) + "b"
+        let unusual: [Unicode.Scalar] = [
+            "é", "\u{85}", "\u{9F}", "\u{A0}", "\u{7FF}", "я", "\u{800}", "\u{200F}", "\u{202A}", "\u{202E}",
+            "\u{2066}", "\u{2069}", "→", "–",
+            "\u{301}", "中", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "😀", "\u{10FFFF}",
+        ]
+        let pool = (UInt8(0)..<0x80).map { Unicode.Scalar($0) } + unusual
+        var random = SplitMix64(seed: 6)
+        var changed = Set<String>()
+        for length in 0..<400 {
+            var text = ""
+            for _ in 0..<(length % 40) {
+                // Mostly plain letters, as log text is, so runs are copied between the characters looked at.
+                let pick = Int(random.next() % UInt64(pool.count * 2))
+                text.unicodeScalars.append(pick < pool.count ? pool[pick] : "x")
+            }
             for (name, escape) in escapers {
-                let fast = escape(text)
-                let slow = escape("é" + text)
-                #expect(slow.hasPrefix("é") && String(slow.dropFirst()) == fast, "\(name) of byte \(value)")
-                if fast != text { changed += 1 }
+                let expected = text.unicodeScalars.map { escape(String($0)) }.joined()
+                let escaped = escape(text)
+                #expect(escaped == expected, "\(name) of \(Array(text.unicodeScalars.map(\.value)))")
+                if escaped != text { changed.insert(name) }
             }
         }
-        // Every escaper changes some ASCII: controls at least.
-        #expect(changed >= 6 * 31)
+        #expect(changed.count == escapers.count)
+        // What each escaper gives for one character beyond ASCII: a visible escape for a hidden one (and, in XML,
+        // for U+FFFE and U+FFFF), else the character.
+        for scalar in unusual {
+            for (name, escape) in escapers {
+                let forbidden = name.hasPrefix("xml") && (0xFFFE...0xFFFF).contains(scalar.value)
+                let hidden = String.isHidden(scalar) || forbidden
+                let expected = hidden ? String.visibleEscape(scalar) : String(scalar)
+                #expect(escape("a" + String(scalar) + "b") == "a" + expected + "b", "\(name) of \(scalar.value)")
+            }
+        }
     }
 
     // MARK: Helpers
