@@ -41,6 +41,7 @@ struct Analyze: ParsableCommand {
         _ = try outputs.extraReports()
         let (report, _) = try analysis.analyze()
         try outputs.write(report, jobs: analysis.jobs ?? Terminal.cores)
+        Terminal.leaveToExit(report)
         throw ExitCode(report.exitStatus.rawValue)
     }
 }
