@@ -71,13 +71,23 @@ public struct InputCollector: Sendable {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name.hasPrefix(".") { continue }
+            // The entry's type, from the folder itself where the file system gives it (a stat per file was most of
+            // the walk of a folder of many captures besides reading the folder); otherwise from lstat.
+            var kind: mode_t
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = S_IFREG
+            case Int32(DT_DIR): kind = S_IFDIR
+            default: kind = 0
+            }
             var info = stat()
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             // lstat: a link to a folder is not followed (no loops); a link to a file is read like a file. A link
             // that leads nowhere (dangling, or a loop of links) is kept as a file when its name is a capture's, so
             // reading it reports why ("Too many levels of symbolic links") instead of the file silently missing.
-            guard lstat(path, &info) == 0 else { continue }
-            var kind = info.st_mode & S_IFMT
+            if kind == 0 {
+                guard lstat(path, &info) == 0 else { continue }
+                kind = info.st_mode & S_IFMT
+            }
             if kind == S_IFLNK {
                 if stat(path, &info) != 0 {
                     kind = S_IFREG
