@@ -239,7 +239,7 @@ struct InputAnalysis {
     private var rawContinuations = false
     private let rawContinuationFormats: [Bool]
     /// Per format: whether it reads an NSLog header's timestamp as the runs of headers do
-    /// (``RecordParser/isoLikeTimestamps(format:)``).
+    /// (``RecordParser/Tables/isoLike``).
     private let isoLikeFormats: [Bool]
 
     // The last record, for repeat lines.
@@ -327,7 +327,7 @@ struct InputAnalysis {
         let parser = RecordParser(
             catalog: analyzer.catalog, dates: dates, zone: analyzer.options.zone, failureLog: failureLog)
         self.parser = parser
-        self.isoLikeFormats = analyzer.catalog.formats.indices.map { parser.isoLikeTimestamps(format: $0) }
+        self.isoLikeFormats = analyzer.catalog.tables.isoLike
         self.recognizer = EventRecognizer(compiled: analyzer.vocabulary, failureLog: failureLog)
         self.patternOrigins = analyzer.options.patternOrigins
         self.summary = InputSummary(name: name)
@@ -337,7 +337,7 @@ struct InputAnalysis {
         self.detectionCounts = recordsPerFormat
         self.prefixLines = Array(repeating: 0, count: analyzer.catalog.prefixes.count)
         let catalog = analyzer.catalog
-        self.rawContinuationFormats = catalog.formats.map(\.format.rawContinuations)
+        self.rawContinuationFormats = catalog.tables.rawContinuations
         self.mode = catalog.recordFormats.isEmpty ? .bare : (catalog.fallback == nil ? .formatted : .sniffing)
         self.headerRun =
             headerRuns && tracking == nil && recognizer.needsMarkedKeyword

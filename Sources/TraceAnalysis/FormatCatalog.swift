@@ -35,6 +35,8 @@ public struct FormatCatalog: Sendable {
     let furniture: Regex?
     /// Each format's repeat-line pattern and the group holding the count.
     let repeats: [(regex: Regex, countGroup: Int)]
+    /// What each input's parser looks up per format, made once.
+    let tables: RecordParser.Tables
 
     /// Compiles `formats` and `prefixes`; a pattern that does not compile, or captures the wrong names, throws.
     public init(_ formats: [LogFormat] = LogFormat.builtin, prefixes: [LinePrefix] = LinePrefix.builtin)
@@ -129,6 +131,7 @@ public struct FormatCatalog: Sendable {
         self.fallback = formats.indices.first { formats[$0].format.isFallback }
         self.furniture = furniture
         self.repeats = repeats
+        self.tables = RecordParser.Tables(formats, recordFormats: recordFormats)
     }
 
     /// The catalogue restricted to one format (`--input-format`); prefixes, furniture and repeat lines still apply.

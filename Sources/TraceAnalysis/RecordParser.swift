@@ -92,7 +92,49 @@ public struct RecordParser {
     /// Per format: its capture groups and timestamp layout, plain values (no reference counting per line).
     private let groups: [Groups]
 
-    private struct Groups {
+    /// What a parser looks up per format, made once per catalogue (``FormatCatalog/tables``) rather than by each
+    /// input's parser: a batch makes a parser per input, and copying each format's compiled form out of the shared
+    /// catalogue to make them counted references that two jobs' threads would share.
+    struct Tables: Sendable {
+        let jsonMessages: [Bool]
+        let groups: [Groups]
+        /// Per format: the NSLog shape its pattern has, when ``NSLogHeader`` may read its lines instead of PCRE2.
+        let nslogShapes: [NSLogHeader.Shape?]
+        /// The first record format of each NSLog shape, as ``RecordParser/nslogModern``, or -1.
+        let nslogModern: Int
+        let nslogClassic: Int
+        /// Per format: whether it reads an NSLog header's timestamp as ``TimestampLayout/isoLike`` does: the
+        /// seconds from its first 19 bytes, the microseconds from its fraction's first six digits, the zone from
+        /// what follows.
+        let isoLike: [Bool]
+        /// Per format: whether lines that follow a record of it are read raw (``LogFormat/rawContinuations``).
+        let rawContinuations: [Bool]
+
+        init(_ formats: [FormatCatalog.Compiled], recordFormats: [Int]) {
+            jsonMessages = formats.map { $0.format.encoding == .json }
+            groups = formats.map(Groups.init)
+            let shapes = formats.map { NSLogHeader.shape(ofPattern: $0.format.pattern) }
+            func first(_ shape: NSLogHeader.Shape) -> Int {
+                for index in recordFormats {
+                    guard let other = shapes[index] else { return -1 }
+                    if other == shape { return index }
+                }
+                return -1
+            }
+            nslogShapes = shapes
+            nslogModern = first(.modern)
+            nslogClassic = first(.classic)
+            isoLike = groups.map { group in
+                switch group.layout {
+                case .isoLike, .timeOfDay: return true  // a time of day after a date is read as iso-like
+                case .syslog, nil: return false
+                }
+            }
+            rawContinuations = formats.map(\.format.rawContinuations)
+        }
+    }
+
+    struct Groups: Sendable {
         var timestamp, process, pid, thread, subsystem, category, level, sequence: Int?
         var message: Int
         var layout: TimestampLayout?
@@ -143,23 +185,16 @@ public struct RecordParser {
         self.repeatMatchers = catalog.repeats.map {
             Matcher($0.regex, owner: "a format's repeat pattern", failureLog: failureLog)
         }
-        self.jsonMessages = catalog.formats.map { $0.format.encoding == .json }
-        self.groups = catalog.formats.map(Groups.init)
+        let tables = catalog.tables
+        self.jsonMessages = tables.jsonMessages
+        self.groups = tables.groups
         self.recordFormats = catalog.recordFormats
         self.preferred = catalog.recordFormats.first ?? -1
         self.dates = dates
         self.zone = zone.map(ZoneResolver.init)
-        let shapes = catalog.formats.map { NSLogHeader.shape(ofPattern: $0.format.pattern) }
-        func first(_ shape: NSLogHeader.Shape) -> Int {
-            for index in catalog.recordFormats {
-                guard let other = shapes[index] else { return -1 }
-                if other == shape { return index }
-            }
-            return -1
-        }
-        self.nslogShapes = shapes
-        self.nslogModern = first(.modern)
-        self.nslogClassic = first(.classic)
+        self.nslogShapes = tables.nslogShapes
+        self.nslogModern = tables.nslogModern
+        self.nslogClassic = tables.nslogClassic
     }
 
     /// The NSLog shape of the last record's format when it had no prefixes: the next line is most likely a
@@ -240,15 +275,6 @@ public struct RecordParser {
             quickTimestamp(header, format: format, in: line), Bytes.trimmingSpaces(header.process, in: line),
             Self.digits(header.pid, in: line)
         )
-    }
-
-    /// Whether format `format` reads an NSLog header's timestamp as ``TimestampLayout/isoLike`` does: the seconds
-    /// from its first 19 bytes, the microseconds from its fraction's first six digits, the zone from what follows.
-    func isoLikeTimestamps(format: Int) -> Bool {
-        switch groups[format].layout {
-        case .isoLike, .timeOfDay: return true  // a time of day after a date is read as iso-like
-        case .syslog, nil: return false
-        }
     }
 
     /// The timestamp of a record of NSLog format `format` (for a line whose process and pid are known, alone).
