@@ -99,7 +99,35 @@ struct SpillDecoder {
     mutating func string() -> String {
         let count = Int(uint())
         defer { position += count }
-        return String(decoding: bytes[position..<(position + count)], as: UTF8.self)
+        // Up to 15 bytes, a string is held inline: nothing to share.
+        guard count > 15 else { return String(decoding: bytes[position..<(position + count)], as: UTF8.self) }
+        return bytes.withUnsafeBytes { buffer in
+            let text = UnsafeRawBufferPointer(rebasing: buffer[position..<(position + count)])
+            let slot = Self.slot(text)
+            if recent.isEmpty { recent = Array(repeating: nil, count: Self.recentSlots) }
+            if var known = recent[slot], known.utf8.count == count,
+                known.withUTF8({ UnsafeRawBufferPointer($0).elementsEqual(text) })
+            {
+                return known
+            }
+            let string = String(decoding: text, as: UTF8.self)
+            recent[slot] = string
+            return string
+        }
+    }
+
+    /// The last string of more than 15 bytes read into each slot (``slot(_:)``): a segment holds the same texts
+    /// many times (the evidence and causes of a process's episodes, its violations' messages), and one found here
+    /// is shared, not allocated and copied again. Made at the first such string.
+    private var recent: [String?] = []
+    private static let recentSlots = 64
+
+    /// A slot for `text` (more than 8 bytes) from its length and its first and last eight bytes.
+    private static func slot(_ text: UnsafeRawBufferPointer) -> Int {
+        let head = text.loadUnaligned(as: UInt64.self)
+        let tail = text.loadUnaligned(fromByteOffset: text.count - 8, as: UInt64.self)
+        let mixed = (head ^ (tail << 29 | tail >> 35) ^ UInt64(text.count)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(mixed >> 58)
     }
 
     mutating func optional<T>(_ read: (inout SpillDecoder) -> T) -> T? { bool() ? read(&self) : nil }

@@ -109,6 +109,36 @@ struct SpillTests {
         #expect(decoder.isAtEnd)
     }
 
+    /// A decoder shares a long string it read before instead of allocating it again (``SpillDecoder/string()``):
+    /// repeats, strings of one length that differ only in the middle (one slot when their first and last eight
+    /// bytes agree), non-ASCII text and short strings all read back as written, in a seeded sequence.
+    @Test func stringsReadBackAsWrittenWhetherSharedOrNot() {
+        var random = SplitMix64(seed: 11)
+        let pool = [
+            "", "short", String(repeating: "x", count: 15), String(repeating: "x", count: 16),
+            "first didBecomeActive after didFinishLaunching", "first didBecomeActive after didFinishLaunchinG",
+            "user tapped the icon (cold or warm: text logs cannot tell)",
+            "user tapped the icon (cold ÖR warm: text logs cannot tell)",
+            "user tapped the icon (cold or warm: text logs cannot tell)x",
+        ]
+        var written: [String] = []
+        var encoder = SpillEncoder()
+        for index in 0..<2_000 {
+            var text = pool[Int(random.next() % UInt64(pool.count))]
+            // Now and then one that differs from a pooled string in the middle only.
+            if index % 7 == 0, text.utf8.count > 20 {
+                var bytes = Array(text.utf8)
+                bytes[bytes.count / 2] = UInt8(ascii: "a") + UInt8(index % 26)
+                text = String(decoding: bytes, as: UTF8.self)
+            }
+            written.append(text)
+            encoder.string(text)
+        }
+        var decoder = SpillDecoder(encoder.bytes)
+        #expect(written.map { _ in decoder.string() } == written)
+        #expect(decoder.isAtEnd)
+    }
+
     @Test func theSamplesReportsRoundTripThroughTheFile() throws {
         let report = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }.analyze(try Self.sources(), jobs: 1)
         #expect(!report.processes.isSpilled)
