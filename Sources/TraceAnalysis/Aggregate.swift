@@ -103,8 +103,10 @@ public struct Aggregate: Sendable {
         var byInput: [String: InputTally] = [:]
         let folder = report.options.spillFolder
         for process in report.processes.withoutEvents {
-            byName[Self.appName(process), default: AppTally(folder: folder)].add(process)
-            byInput[process.input, default: InputTally()].add(process)
+            // One pass over a process's episodes for both (a process may have hundreds of thousands, read back from
+            // the spill file).
+            let episodes = byName[Self.appName(process), default: AppTally(folder: folder)].add(process)
+            byInput[process.input, default: InputTally()].add(process, episodes)
         }
         apps = byName.sorted { $0.key < $1.key }.map { $0.value.app($0.key, report.options) }
         inputs = report.inputs.map { input in
@@ -143,7 +145,9 @@ public struct Aggregate: Sendable {
             resumeDurations = Durations(folder: folder)
         }
 
-        mutating func add(_ process: ProcessReport) {
+        /// Adds `process`, and gives what its input's tally counts of its episodes.
+        mutating func add(_ process: ProcessReport) -> EpisodeCounts {
+            var counts = EpisodeCounts()
             processes += 1
             inputs.insert(process.input)
             if let launch = process.launch {
@@ -160,12 +164,15 @@ public struct Aggregate: Sendable {
             }
             for episode in process.episodes {
                 scenarios[episode.scenario, default: 0] += 1
+                if episode.overBudget { counts.overBudget += 1 }
+                if episode.scenario == .killedInForeground { counts.killedInForeground += 1 }
                 guard episode.budgetMs != nil else { continue }
                 if let duration = episode.durationMs { resumeDurations.append(duration) }
                 if episode.overBudget { resumesOverBudget += 1 }
             }
             for violation in process.violations { violations[violation.rule, default: 0] += 1 }
             if let reason = process.exit?.reason, reason != .voluntary { uncleanExits[reason, default: 0] += 1 }
+            return counts
         }
 
         func app(_ name: String, _ options: AnalysisOptions) -> App {
@@ -194,13 +201,19 @@ public struct Aggregate: Sendable {
         var violations = 0
         var killedInForeground = 0
 
-        mutating func add(_ process: ProcessReport) {
+        mutating func add(_ process: ProcessReport, _ episodes: EpisodeCounts) {
             processes += 1
             if process.launch != nil { launches += 1 }
-            overBudget += (process.launch?.overBudget == true ? 1 : 0) + process.resumesOverBudget
+            overBudget += (process.launch?.overBudget == true ? 1 : 0) + episodes.overBudget
             violations += process.violations.count
-            killedInForeground += process.killedInForeground
+            killedInForeground += episodes.killedInForeground
         }
+    }
+
+    /// What an input's tally counts of a process's episodes, counted in its app's pass over them.
+    private struct EpisodeCounts {
+        var overBudget = 0
+        var killedInForeground = 0
     }
 
     /// The counts of the values that occur, in the order of `all`.
