@@ -321,19 +321,25 @@ extension HTMLReporter {
 
         /// Too many episodes to label: one row, one group per scenario, bands closer than a pixel drawn as one.
         private func denseEpisodes(y: Double) -> String {
-            var out = ""
-            for scenario in Scenario.allCases {
-                var bands: [(Double, Double)] = []
-                var count = 0
-                for episode in process.episodes where episode.scenario == scenario {
-                    count += 1
-                    let (x0, x1) = span(episode.startLine, episode.endLine)
-                    if let last = bands.last, x0 - last.1 < 1 {
-                        bands[bands.count - 1].1 = max(last.1, x1)
-                    } else {
-                        bands.append((x0, x1))
-                    }
+            // One pass over the episodes (read back from the spill file when there are this many), each scenario's
+            // bands made as its episodes go by; a scenario has at most a band per pixel.
+            let scenarios = Scenario.allCases
+            var bandsByScenario = Array(repeating: [(Double, Double)](), count: scenarios.count)
+            var counts = Array(repeating: 0, count: scenarios.count)
+            for episode in process.episodes {
+                guard let index = scenarios.firstIndex(of: episode.scenario) else { continue }
+                counts[index] += 1
+                let (x0, x1) = span(episode.startLine, episode.endLine)
+                if let last = bandsByScenario[index].last, x0 - last.1 < 1 {
+                    bandsByScenario[index][bandsByScenario[index].count - 1].1 = max(last.1, x1)
+                } else {
+                    bandsByScenario[index].append((x0, x1))
                 }
+            }
+            var out = ""
+            for (index, scenario) in scenarios.enumerated() {
+                let bands = bandsByScenario[index]
+                let count = counts[index]
                 guard count > 0 else { continue }
                 out +=
                     "<g class=\"episode sc-\(scenario.rawValue) dense\"><title>\(scenario.rawValue) ×\(count)</title>"

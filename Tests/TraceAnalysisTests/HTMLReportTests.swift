@@ -156,6 +156,46 @@ struct HTMLReportTests {
         #expect(html.contains("<title>\(count) launches of "))
     }
 
+    /// More episodes than ``HTMLReporter/Swimlane/maxMarks`` are drawn in one row, a group per scenario in the order
+    /// of ``Scenario/allCases``, each titled with its count and made of bands left to right, closer than a pixel
+    /// merged.
+    @Test func veryManyEpisodesAreDrawnAsAGroupPerScenario() throws {
+        var notation = "0 application:didFinishLaunchingWithOptions:\n0.01 applicationDidBecomeActive:\n"
+        for cycle in 0..<400 {
+            let start = 1 + Double(cycle)
+            notation += "\(start) applicationWillResignActive:\n\(start + 0.1) applicationDidEnterBackground:\n"
+            notation += "\(start + 0.5) applicationWillEnterForeground:\n\(start + 0.6) applicationDidBecomeActive:\n"
+            if cycle % 50 == 0 { notation += "\(start + 0.7) applicationDidReceiveMemoryWarning\n" }
+        }
+        let report = try TestSupport.analyzer().analyze(text: ExampleCapture(notation).text, name: "cycles.log")
+        let process = try #require(report.processes.first)
+        try #require(process.episodes.count > HTMLReporter.Swimlane.maxMarks)
+        var expected: [(String, Int)] = []
+        for scenario in Scenario.allCases {
+            let count = process.episodes.filter { $0.scenario == scenario }.count
+            if count > 0 { expected.append((scenario.rawValue, count)) }
+        }
+        #expect(expected.count >= 3)
+        let html = HTMLReporter.render(report)
+        let groups = html.components(separatedBy: "<g class=\"episode sc-").dropFirst().filter {
+            $0.contains(" dense\">")
+        }
+        #expect(groups.map { String($0.prefix { $0 != " " }) } == expected.map(\.0))
+        for (group, (scenario, count)) in zip(groups, expected) {
+            #expect(group.contains("<title>\(scenario) ×\(count)</title>"))
+            let body = group.components(separatedBy: "</g>")[0]
+            let rects = body.components(separatedBy: "<rect x=\"").dropFirst().map { rect in
+                let x = Double(rect.prefix { $0 != "\"" }) ?? -1
+                let width = Double(rect.components(separatedBy: "width=\"")[1].prefix { $0 != "\"" }) ?? -1
+                return (x, x + width)
+            }
+            #expect(!rects.isEmpty)
+            for (previous, next) in zip(rects, rects.dropFirst()) {
+                #expect(next.0 - previous.1 >= 1, "\(scenario): bands closer than a pixel are one")
+            }
+        }
+    }
+
     /// A scene lane of a few hundred runs draws each; one of thousands draws the runs closer than a pixel to the
     /// previous run of their state as one (as the app delegate's lanes do), so its swimlane stays small.
     @Test func aDenseSceneLaneMergesRunsCloserThanAPixel() throws {
