@@ -156,6 +156,25 @@ struct HTMLReportTests {
         #expect(html.contains("<title>\(count) launches of "))
     }
 
+    /// A process's badges count its resumes over budget (one killed in the foreground has its own badge, checked with
+    /// the kills).
+    @Test func badgesCountResumesOverBudget() throws {
+        var notation = "0 application:didFinishLaunchingWithOptions:\n0.01 applicationDidBecomeActive:\n"
+        // Three resumes: two take 5 s to become active, one 0.1 s.
+        for (cycle, resume) in [5.0, 0.1, 5.0].enumerated() {
+            let start = 10 * Double(cycle + 1)
+            notation += "\(start) applicationWillResignActive:\n\(start + 0.1) applicationDidEnterBackground:\n"
+            notation +=
+                "\(start + 1) applicationWillEnterForeground:\n\(start + 1 + resume) applicationDidBecomeActive:\n"
+        }
+        let report = try TestSupport.analyzer().analyze(text: ExampleCapture(notation).text, name: "resumes.log")
+        let process = try #require(report.processes.first)
+        #expect(process.resumesOverBudget == 2)
+        let html = HTMLReporter.render(report)
+        #expect(html.contains("<span class=\"badge bad\">2 resumes over budget</span>"))
+        #expect(!html.contains("killed in foreground</span>"))
+    }
+
     /// More episodes than ``HTMLReporter/Swimlane/maxMarks`` are drawn in one row, a group per scenario in the order
     /// of ``Scenario/allCases``, each titled with its count and made of bands left to right, closer than a pixel
     /// merged.
