@@ -93,8 +93,8 @@ public struct RecordParser {
     private let groups: [Groups]
 
     /// What a parser looks up per format, made once per catalogue (``FormatCatalog/tables``) rather than by each
-    /// input's parser: a batch makes a parser per input, and copying each format's compiled form out of the shared
-    /// catalogue to make them counted references that two jobs' threads would share.
+    /// input's parser: a batch makes a parser per input, and copying each format's compiled form out of the
+    /// catalogue counted references to objects both jobs' threads share.
     struct Tables: Sendable {
         let jsonMessages: [Bool]
         let groups: [Groups]

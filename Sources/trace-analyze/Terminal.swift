@@ -64,7 +64,7 @@ enum Terminal {
     }
 
     /// What the process's exit is left to free, instead of its deinitialisers: a batch's report is hundreds of
-    /// thousands of small allocations (1,000 captures: about 10 ms of freeing, one thread, after the last byte
+    /// thousands of small allocations (1,000 captures: 5–10 ms of freeing on one thread, after the last byte is
     /// written). Its files are closed by the exit too; a spill file is unlinked as soon as it is open.
     nonisolated(unsafe) private static var leftToExit: [Any] = []
 
