@@ -25,6 +25,20 @@ struct EscapedBytes: Sendable {
     }
 }
 
+/// An escaper: the text each scalar is replaced by (nil: kept as it is), and the bytes it must look at for that,
+/// made from it. Called on a string, gives the string escaped (``String/replacingScalars(looking:_:)``).
+struct ScalarEscaper: Sendable {
+    let bytes: EscapedBytes
+    let replacement: @Sendable (Unicode.Scalar) -> String?
+
+    init(_ replacement: @escaping @Sendable (Unicode.Scalar) -> String?) {
+        self.replacement = replacement
+        bytes = EscapedBytes { replacement($0) != nil }
+    }
+
+    func callAsFunction(_ text: String) -> String { text.replacingScalars(looking: bytes, replacement) }
+}
+
 extension String {
     /// The string with each scalar `replacement` returns a text for replaced by it, the others kept: the loop every
     /// output language's escaper (HTML, XML, Markdown, workflow commands, the terminal) shares. Only the scalars

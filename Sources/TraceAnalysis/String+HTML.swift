@@ -2,9 +2,9 @@ extension String {
     /// The text made safe anywhere in an HTML (or inline SVG) page, in element content as in quoted attribute
     /// values: `&`, `<`, `>`, `"` and `'` become character references, and control characters other than line
     /// feeds and tabs (ANSI escapes included) and bidi controls the visible escapes ``Sanitizer`` writes.
-    var htmlEscaped: String { replacingScalars(looking: Self.htmlBytes, Self.htmlReplacement) }
+    var htmlEscaped: String { Self.html(self) }
 
-    private static let htmlBytes = EscapedBytes { htmlReplacement($0) != nil }
+    private static let html = ScalarEscaper(htmlReplacement)
 
     private static func htmlReplacement(_ scalar: Unicode.Scalar) -> String? {
         switch scalar {

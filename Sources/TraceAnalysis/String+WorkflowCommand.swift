@@ -1,20 +1,14 @@
 extension String {
     /// The string as the message of a GitHub Actions workflow command (`::error …::MESSAGE`): `%`, carriage
     /// return and line feed percent-encoded, as the runner decodes them (`%25`, `%0D`, `%0A`).
-    var workflowCommandMessage: String { workflowCommandEscaped(property: false) }
+    var workflowCommandMessage: String { Self.workflowMessage(self) }
 
     /// The string as a property value of a workflow command (`file=…,title=…`): as ``workflowCommandMessage``,
     /// and `:` and `,` (which end a value) as `%3A` and `%2C`.
-    var workflowCommandProperty: String { workflowCommandEscaped(property: true) }
+    var workflowCommandProperty: String { Self.workflowProperty(self) }
 
-    private func workflowCommandEscaped(property: Bool) -> String {
-        replacingScalars(looking: property ? Self.workflowPropertyBytes : Self.workflowMessageBytes) {
-            Self.workflowCommandReplacement($0, property: property)
-        }
-    }
-
-    private static let workflowMessageBytes = EscapedBytes { workflowCommandReplacement($0, property: false) != nil }
-    private static let workflowPropertyBytes = EscapedBytes { workflowCommandReplacement($0, property: true) != nil }
+    private static let workflowMessage = ScalarEscaper { workflowCommandReplacement($0, property: false) }
+    private static let workflowProperty = ScalarEscaper { workflowCommandReplacement($0, property: true) }
 
     private static func workflowCommandReplacement(_ scalar: Unicode.Scalar, property: Bool) -> String? {
         switch scalar {

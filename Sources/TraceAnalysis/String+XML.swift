@@ -1,20 +1,14 @@
 extension String {
     /// The string as the content of an XML 1.0 element: `&`, `<`, `>` as entities, a carriage return as `&#13;`
     /// (a parser would turn a raw one into a line feed), and characters XML 1.0 forbids as visible `\u{1b}` escapes.
-    var xmlEscapedText: String { xmlEscaped(attribute: false) }
+    var xmlEscapedText: String { Self.xmlText(self) }
 
     /// The string as a double-quoted XML 1.0 attribute value: as ``xmlEscapedText``, with `"` as `&quot;` and tab,
     /// line feed and carriage return as character references (a parser would turn raw ones into spaces).
-    var xmlEscapedAttribute: String { xmlEscaped(attribute: true) }
+    var xmlEscapedAttribute: String { Self.xmlAttribute(self) }
 
-    private func xmlEscaped(attribute: Bool) -> String {
-        replacingScalars(looking: attribute ? Self.xmlAttributeBytes : Self.xmlTextBytes) {
-            Self.xmlReplacement($0, attribute: attribute)
-        }
-    }
-
-    private static let xmlTextBytes = EscapedBytes { xmlReplacement($0, attribute: false) != nil }
-    private static let xmlAttributeBytes = EscapedBytes { xmlReplacement($0, attribute: true) != nil }
+    private static let xmlText = ScalarEscaper { xmlReplacement($0, attribute: false) }
+    private static let xmlAttribute = ScalarEscaper { xmlReplacement($0, attribute: true) }
 
     private static func xmlReplacement(_ scalar: Unicode.Scalar, attribute: Bool) -> String? {
         switch scalar {

@@ -306,9 +306,7 @@ extension String {
 /// and bidi controls become visible escapes (`\u{1b}`, `\u{202e}`), so a log can neither drive the terminal nor
 /// reorder what it shows.
 public enum Sanitizer {
-    public static func terminal(_ text: String) -> String {
-        text.replacingScalars(looking: hiddenBytes) { String.isHidden($0) ? String.visibleEscape($0) : nil }
-    }
+    public static func terminal(_ text: String) -> String { hidden(text) }
 
-    private static let hiddenBytes = EscapedBytes(String.isHidden)
+    private static let hidden = ScalarEscaper { String.isHidden($0) ? String.visibleEscape($0) : nil }
 }
