@@ -40,27 +40,31 @@ enum OrderedParallel {
         _ piece: @Sendable (Int) -> String, tail: () -> String
     ) rethrows {
         try write(
-            head: head, pieces: count, jobs: jobs, chunkSize: chunkSize, to: sink, piece,
-            parts: { _ in EmptyCollection() }, tail: tail)
+            head: head, pieces: count, jobs: jobs, chunkSize: chunkSize, to: sink, piece, parts: { _, _ in },
+            tail: tail)
     }
 
     /// ``write(head:pieces:jobs:chunkSize:to:_:tail:)``, where a piece `piece` gives no text for (one too big to
-    /// hold whole: a process of very many items, ``streamedItems``) is written from `parts`, its text a part at a
-    /// time, read on the writing thread as it is written.
-    static func write<Parts: Sequence<String>>(
+    /// hold whole: a process of very many items, ``streamedItems``) is written from `parts`, which hands its text a
+    /// part at a time to the function it is given, on the writing thread, as it is written.
+    static func write(
         head: String, pieces count: Int, jobs: Int, chunkSize: Int, to sink: ([UInt8]) throws -> Void,
-        _ piece: @Sendable (Int) -> String?, parts: (Int) -> Parts, tail: () -> String
+        _ piece: @Sendable (Int) -> String?, parts: (Int, (String) throws -> Void) throws -> Void,
+        tail: () -> String
     ) rethrows {
         var out = head
         try forEach(count: count, jobs: jobs, { (index: $0, text: piece($0)) }) { made in
             if let text = made.text {
                 out += text
             } else {
-                for text in parts(made.index) {
-                    out += text
-                    if out.utf8.count >= chunkSize {
-                        try sink(Array(out.utf8))
-                        out = ""
+                // The closure that calls `sink` is handed to `parts` only for the call (Swift asks for this to let it).
+                try withoutActuallyEscaping(sink) { sink in
+                    try parts(made.index) { text in
+                        out += text
+                        if out.utf8.count >= chunkSize {
+                            try sink(Array(out.utf8))
+                            out = ""
+                        }
                     }
                 }
             }

@@ -31,10 +31,12 @@ public struct TextReporter: Sendable {
             let item = report.processes[process]
             // A process of very many items is written from its parts on the writing thread, not whole here.
             guard item.itemCount <= OrderedParallel.streamedItems else { return nil }
-            return parts(item).reduce(into: "") { $0 += $1 }
-        } parts: { index in
+            var text = ""
+            forEachPart(item) { text += $0 }
+            return text
+        } parts: { index, body in
             // Only a process gives no text above (an input header always does).
-            parts(report.processes[pieces[index].process ?? 0])
+            try forEachPart(report.processes[pieces[index].process ?? 0], body)
         } tail: {
             (report.inputs.isEmpty ? "" : "\n") + apps(report.aggregate) + summary(report)
         }
@@ -99,29 +101,26 @@ public struct TextReporter: Sendable {
         return text
     }
 
-    /// A process's text, in parts: its head, each episode, each event (with `showEvents`), the notices, each
-    /// violation, the clock anomalies. Lazy, so a process of very many episodes, events or violations is written
-    /// without its text ever being whole.
-    private func parts(_ process: ProcessReport) -> some Sequence<String> {
-        let episodes =
-            process.episodes.isEmpty
-            ? AnySequence([dim("    no episode: no app-delegate transition was logged") + "\n"])
-            : AnySequence(process.episodes.lazy.map { self.episode($0) })
-        let events =
-            showEvents
-            ? AnySequence(
-                process.events.lazy.map { event in
-                    let time = event.time.map { $0.timeOfDay + "  " } ?? ""
-                    return dim("      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)")
-                        + "\n"
-                }) : AnySequence(EmptyCollection<String>())
-        return [
-            AnySequence(CollectionOfOne(head(process))), episodes, events,
-            AnySequence(CollectionOfOne(notices(process))),
-            AnySequence(process.violations.lazy.map { self.violation($0) }),
-            AnySequence(CollectionOfOne(anomalies(process))),
-        ]
-        .joined()
+    /// A process's text, handed to `body` a part at a time: its head, each episode, each event (with `showEvents`),
+    /// the notices, each violation, the clock anomalies. So a process of very many episodes, events or violations
+    /// is written without its text ever being whole.
+    private func forEachPart(_ process: ProcessReport, _ body: (String) throws -> Void) rethrows {
+        try body(head(process))
+        if process.episodes.isEmpty {
+            try body(dim("    no episode: no app-delegate transition was logged") + "\n")
+        } else {
+            for episode in process.episodes { try body(self.episode(episode)) }
+        }
+        if showEvents {
+            for event in process.events {
+                let time = event.time.map { $0.timeOfDay + "  " } ?? ""
+                let text = "      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)"
+                try body(dim(text) + "\n")
+            }
+        }
+        try body(notices(process))
+        for violation in process.violations { try body(self.violation(violation)) }
+        try body(anomalies(process))
     }
 
     /// What comes before the episodes: the name, the span and the launch.
