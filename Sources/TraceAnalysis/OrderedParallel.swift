@@ -57,7 +57,7 @@ enum OrderedParallel {
             if let text = made.text {
                 out += text
             } else {
-                // The closure that calls `sink` is handed to `parts` only for the call (Swift asks for this to let it).
+                // `parts` calls the closure below only while it runs, on this thread: `sink` does not escape.
                 try withoutActuallyEscaping(sink) { sink in
                     try parts(made.index) { text in
                         out += text

@@ -302,9 +302,7 @@ struct OutputSafetyTests {
 
     /// `text` with its hidden characters but `kept` written as visible escapes.
     static func visible(_ text: String, keeping kept: Set<Unicode.Scalar>) -> String {
-        text.replacingScalars(looking: EscapedBytes(String.isHidden)) {
-            kept.contains($0) || !String.isHidden($0) ? nil : String.visibleEscape($0)
-        }
+        ScalarEscaper { kept.contains($0) || !String.isHidden($0) ? nil : String.visibleEscape($0) }(text)
     }
 
     /// The element names of an HTML document, counted (comments and text left out).
