@@ -6,7 +6,7 @@
 #   QUICK=1 Scripts/benchmark.sh         # 1MB capture, 1 run: proves the pipeline works (CI), asserts no timing
 #
 # Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), BUILD_DIR (.build-release), GREP_LOCALE (the
-# caller's locale: the formats' grep is timed once more in it, as a user typing the command gets it, unless it is C),
+# caller's locale: both greps are timed once more in it, as a user typing the command gets them, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
 # TOOL_ARGS_CORES (default "--format json": a job per core, so the lone input is read ahead on a second thread).
 # Captures are kept in bench-data/ (git-ignored) and reused; delete them to regenerate.
@@ -85,6 +85,7 @@ grep_count() {
 run_grep() { grep_count "$GREP_PATTERN" grep-count; }
 run_grep_formats() { grep_count "$GREP_FORMATS" grep-formats-count; }
 run_grep_formats_locale() { LC_ALL=$GREP_LOCALE grep_count "$GREP_FORMATS" grep-locale-count; }
+run_grep_locale() { LC_ALL=$GREP_LOCALE grep_count "$GREP_PATTERN" grep-prefix-locale-count; }
 # trace-analyze with the arguments $1 (a word list).
 tool_run() {
     local rc=0
@@ -141,8 +142,8 @@ names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '<nslog-prefix>' FILE" "gre
 names+=("trace-analyze ${TOOL_ARGS:+$TOOL_ARGS }FILE" "trace-analyze ${TOOL_ARGS_CORES:+$TOOL_ARGS_CORES }FILE")
 functions=(run_cat run_wc run_grep run_grep_formats run_tool run_tool_cores)
 if [[ $GREP_LOCALE != C ]]; then
-    names+=("grep -cP '<nslog-formats>' FILE ($GREP_LOCALE)")
-    functions+=(run_grep_formats_locale)
+    names+=("grep -cP '<nslog-formats>' FILE ($GREP_LOCALE)" "grep -cP '<nslog-prefix>' FILE ($GREP_LOCALE)")
+    functions+=(run_grep_formats_locale run_grep_locale)
 fi
 # RUNS rounds, each running every command once: on a shared host, whose speed moves from minute to minute, every
 # command sees the same minutes.
@@ -234,6 +235,11 @@ if [[ $GREP_LOCALE != C ]]; then
     locale_tool=$REPLY
     ratio "${medians[5]}" "${medians[6]}" 2
     echo "time / grep <nslog-formats> in $GREP_LOCALE: ${locale_tool}x with ${TOOL_ARGS:-no arguments}," \
+        "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
+    paired run_tool run_grep_locale
+    locale_prefix=$REPLY
+    paired run_tool_cores run_grep_locale
+    echo "round by round / grep <nslog-prefix> in $GREP_LOCALE: ${locale_prefix}x with ${TOOL_ARGS:-no arguments}," \
         "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
 fi
 echo "grep matched $(cat "$TMP/grep-count") (<nslog-prefix>) and $(cat "$TMP/grep-formats-count") (<nslog-formats>)" \
