@@ -66,20 +66,23 @@ public struct AnalysisReport: Sendable {
     /// What the summaries count, added up in one pass over the processes (a big input's are decoded on each
     /// pass, so the summary does not go over them once per figure).
     struct Totals: Sendable {
-        var episodes = 0
-        var scenarios: [Scenario: Int] = [:]
+        /// The episodes of every process: counted from each process's ``ProcessReport/episodeTally`` when it has
+        /// one (a process of very many episodes, counted as its report was made), by a pass over them otherwise.
+        var tally = EpisodeTally()
         var violations = 0
         var launches = 0
         var measuredLaunches = 0
         var slowestLaunchMs: Double?
         var launchesOverBudget = 0
-        var timedResumes = 0
-        var resumesOverBudget = 0
-        var killedInForeground = 0
+
+        var episodes: Int { tally.episodes }
+        var timedResumes: Int { tally.timedResumes }
+        var resumesOverBudget: Int { tally.resumesOverBudget }
+        var killedInForeground: Int { tally.killedInForeground }
 
         /// Episodes per scenario, in the order of ``Scenario/allCases``.
         var scenarioCounts: [(Scenario, Int)] {
-            Scenario.allCases.compactMap { scenario in scenarios[scenario].map { (scenario, $0) } }
+            Scenario.allCases.compactMap { scenario in tally.scenarios[scenario].map { (scenario, $0) } }
         }
     }
 
@@ -88,14 +91,10 @@ public struct AnalysisReport: Sendable {
     private func addTotals() -> Totals {
         var totals = Totals()
         for process in processes.withoutEvents {
-            totals.episodes += process.episodes.count
-            for episode in process.episodes {
-                totals.scenarios[episode.scenario, default: 0] += 1
-                if episode.budgetMs != nil {
-                    totals.timedResumes += 1
-                    if episode.overBudget { totals.resumesOverBudget += 1 }
-                }
-                if episode.scenario == .killedInForeground { totals.killedInForeground += 1 }
+            if let tally = process.episodeTally {
+                totals.tally.add(tally)
+            } else {
+                for episode in process.episodes { totals.tally.add(episode) }
             }
             totals.violations += process.violations.count
             guard let launch = process.launch else { continue }
@@ -335,7 +334,7 @@ public struct ProcessReport: Sendable {
     public var finalState: AppState
     public var launch: LaunchReport?
     /// In report order (for a big input, read from the temporary file as they are iterated).
-    public var episodes: TimelineEpisodes
+    public var episodes: TimelineEpisodes { didSet { episodeTally = nil } }
     /// In line order (for a big input, read from the temporary file as they are iterated).
     public var violations: TimelineViolations
     /// Recognised events, in input order (for a big input, read from the temporary file as they are iterated).
@@ -346,6 +345,9 @@ public struct ProcessReport: Sendable {
     public var clockAnomalyCount = 0
     /// How the process ended, when the debugger or the system said so.
     public var exit: ProcessExit? = nil
+    /// What the summaries count of ``episodes``, when it was counted as they were written to the temporary file
+    /// (nil otherwise, and once they are changed): a summary then needs no pass over them.
+    var episodeTally: EpisodeTally? = nil
 
     /// Its episodes, violations and events: what a reporter writes one by one.
     var itemCount: Int { episodes.count + violations.count + events.count }
@@ -362,6 +364,34 @@ public struct ProcessReport: Sendable {
         case (true, false): return "pid \(pid)"
         case (true, true): return "unknown process"
         }
+    }
+}
+
+/// What the summaries count of some episodes: how many, per scenario, the timed resumes and those over budget, and
+/// the kills in the foreground.
+struct EpisodeTally: Sendable, Equatable {
+    var episodes = 0
+    var scenarios: [Scenario: Int] = [:]
+    var timedResumes = 0
+    var resumesOverBudget = 0
+    var killedInForeground = 0
+
+    mutating func add(_ episode: Episode) {
+        episodes += 1
+        scenarios[episode.scenario, default: 0] += 1
+        if episode.budgetMs != nil {
+            timedResumes += 1
+            if episode.overBudget { resumesOverBudget += 1 }
+        }
+        if episode.scenario == .killedInForeground { killedInForeground += 1 }
+    }
+
+    mutating func add(_ other: EpisodeTally) {
+        episodes += other.episodes
+        scenarios.merge(other.scenarios, uniquingKeysWith: +)
+        timedResumes += other.timedResumes
+        resumesOverBudget += other.resumesOverBudget
+        killedInForeground += other.killedInForeground
     }
 }
 

@@ -230,6 +230,18 @@ extension SpillEncoder {
         bool(value.overBudget)
     }
 
+    mutating func tally(_ value: EpisodeTally) {
+        int(value.episodes)
+        // In the order of the scenarios, for the same bytes each time.
+        array(Scenario.allCases.compactMap { scenario in value.scenarios[scenario].map { (scenario, $0) } }) {
+            $0.`enum`($1.0)
+            $0.int($1.1)
+        }
+        int(value.timedResumes)
+        int(value.resumesOverBudget)
+        int(value.killedInForeground)
+    }
+
     mutating func violation(_ value: Violation) {
         `enum`(value.rule)
         string(value.input)
@@ -311,6 +323,7 @@ extension SpillEncoder {
         array(value.clockAnomalies) { $0.clockAnomaly($1) }
         int(value.clockAnomalyCount)
         optional(value.exit) { $0.exit($1) }
+        optional(value.episodeTally) { $0.tally($1) }
         // Last, so what only counts the processes can stop before the longest part (see ``SpillDecoder/process``).
         value.events.encode(to: &self)
     }
@@ -346,6 +359,14 @@ extension SpillDecoder {
             scenario: `enum`(), startLine: int(), endLine: int(), start: optionalTimestamp(), end: optionalTimestamp(),
             confidence: `enum`(), causes: array { $0.string() }, evidence: string(), durationMs: optionalDouble(),
             scene: optionalString(), budgetMs: optionalDouble(), overBudget: bool())
+    }
+
+    mutating func tally() -> EpisodeTally {
+        let episodes = int()
+        let scenarios = array { decoder -> (Scenario, Int) in (decoder.`enum`(), decoder.int()) }
+        return EpisodeTally(
+            episodes: episodes, scenarios: Dictionary(scenarios, uniquingKeysWith: +), timedResumes: int(),
+            resumesOverBudget: int(), killedInForeground: int())
     }
 
     mutating func violation() -> Violation {
@@ -393,7 +414,7 @@ extension SpillDecoder {
             launch: optional { $0.launch() }, episodes: TimelineEpisodes.decode(&self, file: file),
             violations: TimelineViolations.decode(&self, file: file),
             events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
-            exit: optional { $0.exit() })
+            exit: optional { $0.exit() }, episodeTally: optional { $0.tally() })
         if events { report.events = TimelineEvents.decode(&self, file: file) }
         return report
     }

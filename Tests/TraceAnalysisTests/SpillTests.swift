@@ -8,10 +8,17 @@ import Testing
 /// at every new one, see `DormantIncarnationTests`) and check that nothing a reader sees changes.
 @Suite("Spilling to a temporary file")
 struct SpillTests {
-    /// Every field of a value, recursively (`dump`), to compare values that are not `Equatable`.
+    /// Every field of a value, recursively (`dump`), to compare values that are not `Equatable`. A process's
+    /// ``ProcessReport/episodeTally`` is left out: a process whose episodes went to the file carries what they count
+    /// so the summary needs no pass over them, one kept in memory does not, and what it counts is checked against
+    /// the episodes themselves (`aSpilledProcessCarriesWhatItsEpisodesCount`).
     static func fields<T>(_ value: T) -> String {
         var out = ""
-        dump(value, to: &out)
+        switch value {
+        case let report as ProcessReport: dump(report.untallied, to: &out)
+        case let reports as [ProcessReport]: dump(reports.map(\.untallied), to: &out)
+        default: dump(value, to: &out)
+        }
         return out
     }
 
@@ -73,8 +80,13 @@ struct SpillTests {
         exit: ProcessExit(reason: .memory, line: 30, time: timestamp, signal: 9, evidence: "Terminated"))
 
     @Test func aReportWithEveryFieldRoundTrips() {
+        var tallied = Self.everyField
+        tallied.episodeTally = EpisodeTally(
+            episodes: 9, scenarios: [.launch: 1, .returnToForeground: 7, .killedInForeground: 1], timedResumes: 6,
+            resumesOverBudget: 2, killedInForeground: 1)
         for report in [
             Self.everyField,
+            tallied,
             ProcessReport(
                 name: "", pid: -1, input: "", firstLine: 0, lastLine: 0, firstTime: nil, lastTime: nil, records: 0,
                 finalState: .unknown, launch: nil, episodes: [], violations: [], events: []),
@@ -85,6 +97,7 @@ struct SpillTests {
             let decoded = decoder.process()
             #expect(decoder.isAtEnd)
             #expect(Self.fields(decoded) == Self.fields(report))
+            #expect(decoded.episodeTally == report.episodeTally)
         }
     }
 
@@ -381,6 +394,43 @@ struct SpillTests {
         Self.expectRenderedAsKept(spilled, kept)
     }
 
+    /// A process whose episodes went to the file carries what the summaries count of them (so no pass of the
+    /// summary's decodes them again), equal to what counting them gives; one kept in memory carries nothing, and
+    /// nor does a process whose episodes are replaced. The summary is the same either way.
+    @Test func aSpilledProcessCarriesWhatItsEpisodesCount() throws {
+        var lines = ["2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:"]
+        lines.append("2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:")
+        for index in 0..<(TimelineEpisodes.Builder.segmentSize + 10) {
+            let ms = 100 + index * 400
+            let time = { (offset: Int) in
+                String(format: "2024-05-01 10:%02d:%02d.%03d", (ms + offset) / 60_000, (ms + offset) / 1000 % 60, (ms + offset) % 1000)
+            }
+            lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
+            lines.append("\(time(1)) App[7:1] applicationDidEnterBackground:")
+            lines.append("\(time(10)) App[7:1] applicationWillEnterForeground:")
+            // Every third resume over the default budget.
+            lines.append("\(time(index % 3 == 0 ? 390 : 20)) App[7:1] applicationDidBecomeActive:")
+        }
+        lines.append("2024-05-01 11:00:00.000 App[7:1] applicationWillResignActive:")
+        lines.append("2024-05-01 11:00:00.001 kernel[0:1] memorystatus: killing_specific_process pid 7 [App] (limit)")
+        let input = InputSource.text(name: "tally", lines.joined(separator: "\n"))
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        var app = try #require(spilled.processes.first)
+        #expect(app.episodes.isSpilled)
+        let tally = try #require(app.episodeTally)
+        var counted = EpisodeTally()
+        for episode in app.episodes { counted.add(episode) }
+        #expect(tally == counted)
+        #expect(tally.episodes == app.episodes.count && tally.timedResumes > 0)
+        #expect(tally.resumesOverBudget > 0 && tally.resumesOverBudget < tally.timedResumes)
+        #expect(try #require(kept.processes.first).episodeTally == nil)
+        #expect(spilled.totals.tally == kept.totals.tally)
+        #expect(spilled.totals.tally.killedInForeground == 1)
+        app.episodes = TimelineEpisodes(Array(app.episodes.prefix(3)))
+        #expect(app.episodeTally == nil, "episodes replaced: what was counted of the old ones is dropped")
+    }
+
     /// Episodes closed out of report order across a spill (a memory warning during a launch, which is closed
     /// later but starts earlier; a kill, which comes last) are read back and sorted, as in memory.
     @Test func episodesWrittenOutOfOrderAreSortedAsInMemory() throws {
@@ -512,5 +562,14 @@ struct SpillTests {
         #expect(report.processes.isSpilled)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         #expect(!JSONReporter.bytes(report).isEmpty)
+    }
+}
+
+extension ProcessReport {
+    /// The report without what was counted of its episodes as they were written (``episodeTally``).
+    fileprivate var untallied: ProcessReport {
+        var report = self
+        report.episodeTally = nil
+        return report
     }
 }
