@@ -162,15 +162,25 @@ public struct Aggregate: Sendable {
                 }
                 if launch.watchdogRisk { watchdogRisks += 1 }
             }
-            for episode in process.episodes {
-                scenarios[episode.scenario, default: 0] += 1
-                if episode.overBudget { counts.overBudget += 1 }
-                if episode.scenario == .killedInForeground { counts.killedInForeground += 1 }
-                guard episode.budgetMs != nil else { continue }
-                if let duration = episode.durationMs { resumeDurations.append(duration) }
-                if episode.overBudget { resumesOverBudget += 1 }
+            if let tally = process.episodeTally, tally.timedResumes == 0 {
+                // Counted as they were written to the file, and no resume's duration to add: no pass over them.
+                scenarios.merge(tally.scenarios, uniquingKeysWith: +)
+                counts.killedInForeground = tally.killedInForeground
+            } else {
+                for episode in process.episodes {
+                    scenarios[episode.scenario, default: 0] += 1
+                    if episode.overBudget { counts.overBudget += 1 }
+                    if episode.scenario == .killedInForeground { counts.killedInForeground += 1 }
+                    guard episode.budgetMs != nil else { continue }
+                    if let duration = episode.durationMs { resumeDurations.append(duration) }
+                    if episode.overBudget { resumesOverBudget += 1 }
+                }
             }
-            for violation in process.violations { violations[violation.rule, default: 0] += 1 }
+            if let counted = process.violationCounts {
+                violations.merge(counted, uniquingKeysWith: +)
+            } else {
+                for violation in process.violations { violations[violation.rule, default: 0] += 1 }
+            }
             if let reason = process.exit?.reason, reason != .voluntary { uncleanExits[reason, default: 0] += 1 }
             return counts
         }

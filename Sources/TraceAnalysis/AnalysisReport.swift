@@ -336,7 +336,7 @@ public struct ProcessReport: Sendable {
     /// In report order (for a big input, read from the temporary file as they are iterated).
     public var episodes: TimelineEpisodes { didSet { episodeTally = nil } }
     /// In line order (for a big input, read from the temporary file as they are iterated).
-    public var violations: TimelineViolations
+    public var violations: TimelineViolations { didSet { violationCounts = nil } }
     /// Recognised events, in input order (for a big input, read from the temporary file as they are iterated).
     public var events: TimelineEvents
     /// The first timestamps that went backwards (at most ``ProcessTimeline/keptAnomalies``).
@@ -348,6 +348,9 @@ public struct ProcessReport: Sendable {
     /// What the summaries count of ``episodes``, when it was counted as they were written to the temporary file
     /// (nil otherwise, and once they are changed): a summary then needs no pass over them.
     var episodeTally: EpisodeTally? = nil
+    /// How many of ``violations`` break each rule, when counted as they were written to the temporary file (nil
+    /// otherwise, and once they are changed).
+    var violationCounts: [ViolationRule: Int]? = nil
 
     /// Its episodes, violations and events: what a reporter writes one by one.
     var itemCount: Int { episodes.count + violations.count + events.count }

@@ -529,24 +529,31 @@ final class ProcessTimeline {
             scenes.append(key)
         }
         let resumeBudget = options.resumeBudget(for: name)
-        // Episodes in the file are counted for the summaries as they pass here, so that no pass of its own decodes
-        // them again (those in memory are counted when asked, at no such cost).
-        let counting = episodes.contains(where: \.isSpilled)
+        // Episodes and violations in the file are counted for the summaries as they pass here, so that no pass of
+        // the summaries' decodes them again (those in memory are counted when asked, at no such cost).
+        let countingEpisodes = episodes.contains(where: \.isSpilled)
         var tally = EpisodeTally()
-        let merged = TimelineEpisodes.merging(episodes, file: shared.file, failed: shared.failed) { lane, episode in
+        let mergedEpisodes = TimelineEpisodes.merging(episodes, file: shared.file, failed: shared.failed) {
+            lane, episode in
             var episode = episode
             if let scene = scenes[lane] { episode.scene = scene }
             guard let judged = judged(episode, resumeBudget: resumeBudget) else { return nil }
-            if counting { tally.add(judged) }
+            if countingEpisodes { tally.add(judged) }
             return judged
+        }
+        let countingViolations = violations.contains(where: \.isSpilled)
+        var violationCounts: [ViolationRule: Int] = [:]
+        let mergedViolations = TimelineViolations.merging(violations, file: shared.file, failed: shared.failed) {
+            if countingViolations { violationCounts[$1.rule, default: 0] += 1 }
+            return $1
         }
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
             lastTime: lastTime, records: records, finalState: state,
-            launch: life.launch.report(process: name, options: options), episodes: merged,
-            violations: .merging(violations, file: shared.file, failed: shared.failed) { $1 },
-            events: events, clockAnomalies: clockAnomalies, clockAnomalyCount: clockAnomalyCount, exit: life.exit,
-            episodeTally: counting ? tally : nil)
+            launch: life.launch.report(process: name, options: options), episodes: mergedEpisodes,
+            violations: mergedViolations, events: events, clockAnomalies: clockAnomalies,
+            clockAnomalyCount: clockAnomalyCount, exit: life.exit, episodeTally: countingEpisodes ? tally : nil,
+            violationCounts: countingViolations ? violationCounts : nil)
     }
 }
 

@@ -324,6 +324,12 @@ extension SpillEncoder {
         int(value.clockAnomalyCount)
         optional(value.exit) { $0.exit($1) }
         optional(value.episodeTally) { $0.tally($1) }
+        optional(value.violationCounts) { encoder, counts in
+            encoder.array(ViolationRule.allCases.compactMap { rule in counts[rule].map { (rule, $0) } }) {
+                $0.`enum`($1.0)
+                $0.int($1.1)
+            }
+        }
         // Last, so what only counts the processes can stop before the longest part (see ``SpillDecoder/process``).
         value.events.encode(to: &self)
     }
@@ -414,7 +420,12 @@ extension SpillDecoder {
             launch: optional { $0.launch() }, episodes: TimelineEpisodes.decode(&self, file: file),
             violations: TimelineViolations.decode(&self, file: file),
             events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
-            exit: optional { $0.exit() }, episodeTally: optional { $0.tally() })
+            exit: optional { $0.exit() }, episodeTally: optional { $0.tally() },
+            violationCounts: optional { decoder in
+                Dictionary(
+                    decoder.array { decoder -> (ViolationRule, Int) in (decoder.`enum`(), decoder.int()) },
+                    uniquingKeysWith: +)
+            })
         if events { report.events = TimelineEvents.decode(&self, file: file) }
         return report
     }

@@ -9,9 +9,10 @@ import Testing
 @Suite("Spilling to a temporary file")
 struct SpillTests {
     /// Every field of a value, recursively (`dump`), to compare values that are not `Equatable`. A process's
-    /// ``ProcessReport/episodeTally`` is left out: a process whose episodes went to the file carries what they count
-    /// so the summary needs no pass over them, one kept in memory does not, and what it counts is checked against
-    /// the episodes themselves (`aSpilledProcessCarriesWhatItsEpisodesCount`).
+    /// ``ProcessReport/episodeTally`` and ``ProcessReport/violationCounts`` are left out: a process whose episodes or
+    /// violations went to the file carries what they count so the summaries need no pass over them, one kept in
+    /// memory does not, and what they count is checked against the items themselves
+    /// (`aSpilledProcessCarriesWhatItsEpisodesCount`).
     static func fields<T>(_ value: T) -> String {
         var out = ""
         switch value {
@@ -84,6 +85,7 @@ struct SpillTests {
         tallied.episodeTally = EpisodeTally(
             episodes: 9, scenarios: [.launch: 1, .returnToForeground: 7, .killedInForeground: 1], timedResumes: 6,
             resumesOverBudget: 2, killedInForeground: 1)
+        tallied.violationCounts = [.activeTwice: 3, .launchOrder: 1]
         for report in [
             Self.everyField,
             tallied,
@@ -98,6 +100,7 @@ struct SpillTests {
             #expect(decoder.isAtEnd)
             #expect(Self.fields(decoded) == Self.fields(report))
             #expect(decoded.episodeTally == report.episodeTally)
+            #expect(decoded.violationCounts == report.violationCounts)
         }
     }
 
@@ -411,6 +414,12 @@ struct SpillTests {
             // Every third resume over the default budget.
             lines.append("\(time(index % 3 == 0 ? 390 : 20)) App[7:1] applicationDidBecomeActive:")
         }
+        // Violations of two rules, more than a segment holds.
+        for index in 0..<(TimelineViolations.Builder.segmentSize + 10) {
+            let second = index / 1000, ms = index % 1000
+            lines.append(String(format: "2024-05-01 10:59:%02d.%03d App[7:1] applicationDidBecomeActive:", second, ms))
+        }
+        lines.append("2024-05-01 10:59:59.000 App[7:1] applicationWillEnterForeground:")
         lines.append("2024-05-01 11:00:00.000 App[7:1] applicationWillResignActive:")
         lines.append("2024-05-01 11:00:00.001 kernel[0:1] memorystatus: killing_specific_process pid 7 [App] (limit)")
         let input = InputSource.text(name: "tally", lines.joined(separator: "\n"))
@@ -424,11 +433,40 @@ struct SpillTests {
         #expect(tally == counted)
         #expect(tally.episodes == app.episodes.count && tally.timedResumes > 0)
         #expect(tally.resumesOverBudget > 0 && tally.resumesOverBudget < tally.timedResumes)
-        #expect(try #require(kept.processes.first).episodeTally == nil)
+        let violationCounts = try #require(app.violationCounts)
+        #expect(violationCounts == Dictionary(app.violations.map { ($0.rule, 1) }, uniquingKeysWith: +))
+        #expect(violationCounts[.activeTwice] == TimelineViolations.Builder.segmentSize + 10 && violationCounts.count > 1)
+        let keptApp = try #require(kept.processes.first)
+        #expect(keptApp.episodeTally == nil && keptApp.violationCounts == nil)
         #expect(spilled.totals.tally == kept.totals.tally)
         #expect(spilled.totals.tally.killedInForeground == 1)
+        #expect(Self.fields(spilled.aggregate.apps) == Self.fields(kept.aggregate.apps))
         app.episodes = TimelineEpisodes(Array(app.episodes.prefix(3)))
         #expect(app.episodeTally == nil, "episodes replaced: what was counted of the old ones is dropped")
+        app.violations = TimelineViolations(Array(app.violations.prefix(3)))
+        #expect(app.violationCounts == nil, "violations replaced: what was counted of the old ones is dropped")
+    }
+
+    /// A process of more episodes than a segment holds, none of them a timed resume (interruptions: resigning
+    /// active and coming back without going to the background): the aggregate takes what was counted of them as
+    /// they were written, without a pass, and every format renders as when they are kept in memory.
+    @Test func episodesWithoutResumesAreAddedUpFromTheirTally() throws {
+        var lines = ["2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:"]
+        lines.append("2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:")
+        for index in 0..<(TimelineEpisodes.Builder.segmentSize + 10) {
+            let time = { (offset: Int) -> String in
+                let ms = 1000 + index * 2000 + offset
+                return String(format: "2024-05-01 %02d:%02d:%02d.%03d", 10 + ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+            }
+            lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
+            lines.append("\(time(700)) App[7:1] applicationDidBecomeActive:")
+        }
+        let input = InputSource.text(name: "interruptions", lines.joined(separator: "\n"))
+        let kept = try TestSupport.analyzer().analyze([input])
+        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let tally = try #require(spilled.processes.first?.episodeTally)
+        #expect(tally.timedResumes == 0 && tally.episodes > TimelineEpisodes.Builder.segmentSize, "\(tally)")
+        Self.expectRenderedAsKept(spilled, kept)
     }
 
     /// Episodes closed out of report order across a spill (a memory warning during a launch, which is closed
@@ -566,10 +604,12 @@ struct SpillTests {
 }
 
 extension ProcessReport {
-    /// The report without what was counted of its episodes as they were written (``episodeTally``).
+    /// The report without what was counted of its episodes and violations as they were written (``episodeTally``,
+    /// ``violationCounts``).
     fileprivate var untallied: ProcessReport {
         var report = self
         report.episodeTally = nil
+        report.violationCounts = nil
         return report
     }
 }
