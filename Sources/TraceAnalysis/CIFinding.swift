@@ -216,7 +216,9 @@ struct CIFinding: Sendable {
                 add(.watchdogRisk, launch.startLine, launch.endLine, took + ", " + watchdog)
             }
         }
-        for episode in process.episodes {
+        // A process whose episodes were counted as they went to the file is read again only when it has some to list.
+        let listed = process.episodeTally.map { $0.resumesOverBudget > 0 || $0.killedInForeground > 0 } ?? true
+        for episode in listed ? process.episodes : [] {
             if episode.overBudget, let duration = episode.durationMs, let budget = episode.budgetMs {
                 var detail = "resume (willEnterForeground → didBecomeActive) took \(DurationFormat.text(duration)), "
                 detail += "over its \(DurationFormat.text(budget)) budget by \(DurationFormat.text(duration - budget))"

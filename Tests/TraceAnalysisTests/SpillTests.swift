@@ -397,6 +397,12 @@ struct SpillTests {
         Self.expectRenderedAsKept(spilled, kept)
     }
 
+    /// The timestamp `ms` milliseconds after 2024-05-01 10:00:00.000.
+    static func stamp(ms: Int) -> String {
+        String(
+            format: "2024-05-01 %02d:%02d:%02d.%03d", 10 + ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+
     /// A process whose episodes went to the file carries what the summaries count of them (so no pass of the
     /// summary's decodes them again), equal to what counting them gives; one kept in memory carries nothing, and
     /// nor does a process whose episodes are replaced. The summary is the same either way.
@@ -404,10 +410,7 @@ struct SpillTests {
         var lines = ["2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:"]
         lines.append("2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:")
         for index in 0..<(TimelineEpisodes.Builder.segmentSize + 10) {
-            let ms = 100 + index * 400
-            let time = { (offset: Int) in
-                String(format: "2024-05-01 10:%02d:%02d.%03d", (ms + offset) / 60_000, (ms + offset) / 1000 % 60, (ms + offset) % 1000)
-            }
+            let time = { (offset: Int) in Self.stamp(ms: 100 + index * 400 + offset) }
             lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
             lines.append("\(time(1)) App[7:1] applicationDidEnterBackground:")
             lines.append("\(time(10)) App[7:1] applicationWillEnterForeground:")
@@ -435,12 +438,14 @@ struct SpillTests {
         #expect(tally.resumesOverBudget > 0 && tally.resumesOverBudget < tally.timedResumes)
         let violationCounts = try #require(app.violationCounts)
         #expect(violationCounts == Dictionary(app.violations.map { ($0.rule, 1) }, uniquingKeysWith: +))
-        #expect(violationCounts[.activeTwice] == TimelineViolations.Builder.segmentSize + 10 && violationCounts.count > 1)
+        #expect(
+            violationCounts[.activeTwice] == TimelineViolations.Builder.segmentSize + 10 && violationCounts.count > 1)
         let keptApp = try #require(kept.processes.first)
         #expect(keptApp.episodeTally == nil && keptApp.violationCounts == nil)
         #expect(spilled.totals.tally == kept.totals.tally)
         #expect(spilled.totals.tally.killedInForeground == 1)
         #expect(Self.fields(spilled.aggregate.apps) == Self.fields(kept.aggregate.apps))
+        Self.expectRenderedAsKept(spilled, kept)
         app.episodes = TimelineEpisodes(Array(app.episodes.prefix(3)))
         #expect(app.episodeTally == nil, "episodes replaced: what was counted of the old ones is dropped")
         app.violations = TimelineViolations(Array(app.violations.prefix(3)))
@@ -454,10 +459,7 @@ struct SpillTests {
         var lines = ["2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:"]
         lines.append("2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:")
         for index in 0..<(TimelineEpisodes.Builder.segmentSize + 10) {
-            let time = { (offset: Int) -> String in
-                let ms = 1000 + index * 2000 + offset
-                return String(format: "2024-05-01 %02d:%02d:%02d.%03d", 10 + ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
-            }
+            let time = { (offset: Int) in Self.stamp(ms: 1000 + index * 2000 + offset) }
             lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
             lines.append("\(time(700)) App[7:1] applicationDidBecomeActive:")
         }
