@@ -403,12 +403,27 @@ struct SpillTests {
             format: "2024-05-01 %02d:%02d:%02d.%03d", 10 + ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
     }
 
+    /// One app launched at 10:00 and then `lines`, analysed with everything kept in memory and with everything
+    /// written to the file.
+    static func keptAndSpilled(_ name: String, _ lines: [String]) throws -> (
+        kept: AnalysisReport, spilled: AnalysisReport
+    ) {
+        let launch = [
+            "2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:",
+            "2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:",
+        ]
+        let input = InputSource.text(name: name, (launch + lines).joined(separator: "\n"))
+        return (
+            try TestSupport.analyzer().analyze([input]),
+            try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        )
+    }
+
     /// A process whose episodes went to the file carries what the summaries count of them (so no pass of the
     /// summary's decodes them again), equal to what counting them gives; one kept in memory carries nothing, and
     /// nor does a process whose episodes are replaced. The summary is the same either way.
     @Test func aSpilledProcessCarriesWhatItsEpisodesCount() throws {
-        var lines = ["2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:"]
-        lines.append("2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:")
+        var lines: [String] = []
         for index in 0..<(TimelineEpisodes.Builder.segmentSize + 10) {
             let time = { (offset: Int) in Self.stamp(ms: 100 + index * 400 + offset) }
             lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
@@ -417,7 +432,7 @@ struct SpillTests {
             // Every third resume over the default budget.
             lines.append("\(time(index % 3 == 0 ? 390 : 20)) App[7:1] applicationDidBecomeActive:")
         }
-        // Violations of two rules, more than a segment holds.
+        // More violations than a segment holds (of one rule, and three others around them).
         for index in 0..<(TimelineViolations.Builder.segmentSize + 10) {
             let second = index / 1000, ms = index % 1000
             lines.append(String(format: "2024-05-01 10:59:%02d.%03d App[7:1] applicationDidBecomeActive:", second, ms))
@@ -425,9 +440,7 @@ struct SpillTests {
         lines.append("2024-05-01 10:59:59.000 App[7:1] applicationWillEnterForeground:")
         lines.append("2024-05-01 11:00:00.000 App[7:1] applicationWillResignActive:")
         lines.append("2024-05-01 11:00:00.001 kernel[0:1] memorystatus: killing_specific_process pid 7 [App] (limit)")
-        let input = InputSource.text(name: "tally", lines.joined(separator: "\n"))
-        let kept = try TestSupport.analyzer().analyze([input])
-        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let (kept, spilled) = try Self.keptAndSpilled("tally", lines)
         var app = try #require(spilled.processes.first)
         #expect(app.episodes.isSpilled)
         let tally = try #require(app.episodeTally)
@@ -456,16 +469,13 @@ struct SpillTests {
     /// active and coming back without going to the background): the aggregate takes what was counted of them as
     /// they were written, without a pass, and every format renders as when they are kept in memory.
     @Test func episodesWithoutResumesAreAddedUpFromTheirTally() throws {
-        var lines = ["2024-05-01 10:00:00.000 App[7:1] application:didFinishLaunchingWithOptions:"]
-        lines.append("2024-05-01 10:00:00.010 App[7:1] applicationDidBecomeActive:")
+        var lines: [String] = []
         for index in 0..<(TimelineEpisodes.Builder.segmentSize + 10) {
             let time = { (offset: Int) in Self.stamp(ms: 1000 + index * 2000 + offset) }
             lines.append("\(time(0)) App[7:1] applicationWillResignActive:")
             lines.append("\(time(700)) App[7:1] applicationDidBecomeActive:")
         }
-        let input = InputSource.text(name: "interruptions", lines.joined(separator: "\n"))
-        let kept = try TestSupport.analyzer().analyze([input])
-        let spilled = try TestSupport.analyzer { $0.spillThreshold = 0 }.analyze([input])
+        let (kept, spilled) = try Self.keptAndSpilled("interruptions", lines)
         let tally = try #require(spilled.processes.first?.episodeTally)
         #expect(tally.timedResumes == 0 && tally.episodes > TimelineEpisodes.Builder.segmentSize, "\(tally)")
         Self.expectRenderedAsKept(spilled, kept)
