@@ -230,13 +230,17 @@ extension SpillEncoder {
         bool(value.overBudget)
     }
 
-    mutating func tally(_ value: EpisodeTally) {
-        int(value.episodes)
-        // In the order of the scenarios, for the same bytes each time.
-        array(Scenario.allCases.compactMap { scenario in value.scenarios[scenario].map { (scenario, $0) } }) {
+    /// Counts by case, in the order of the cases (the same counts write the same bytes).
+    mutating func counts<T: SpillCodableEnum & CaseIterable>(_ counts: [T: Int]) {
+        array(T.allCases.compactMap { value in counts[value].map { (value, $0) } }) {
             $0.`enum`($1.0)
             $0.int($1.1)
         }
+    }
+
+    mutating func tally(_ value: EpisodeTally) {
+        int(value.episodes)
+        counts(value.scenarios)
         int(value.timedResumes)
         int(value.resumesOverBudget)
         int(value.killedInForeground)
@@ -324,12 +328,7 @@ extension SpillEncoder {
         int(value.clockAnomalyCount)
         optional(value.exit) { $0.exit($1) }
         optional(value.episodeTally) { $0.tally($1) }
-        optional(value.violationCounts) { encoder, counts in
-            encoder.array(ViolationRule.allCases.compactMap { rule in counts[rule].map { (rule, $0) } }) {
-                $0.`enum`($1.0)
-                $0.int($1.1)
-            }
-        }
+        optional(value.violationCounts) { $0.counts($1) }
         // Last, so what only counts the processes can stop before the longest part (see ``SpillDecoder/process``).
         value.events.encode(to: &self)
     }
@@ -367,12 +366,15 @@ extension SpillDecoder {
             scene: optionalString(), budgetMs: optionalDouble(), overBudget: bool())
     }
 
+    /// The counts ``SpillEncoder/counts(_:)`` wrote.
+    mutating func counts<T: SpillCodableEnum & Hashable>() -> [T: Int] {
+        Dictionary(array { decoder -> (T, Int) in (decoder.`enum`(), decoder.int()) }, uniquingKeysWith: +)
+    }
+
     mutating func tally() -> EpisodeTally {
-        let episodes = int()
-        let scenarios = array { decoder -> (Scenario, Int) in (decoder.`enum`(), decoder.int()) }
-        return EpisodeTally(
-            episodes: episodes, scenarios: Dictionary(scenarios, uniquingKeysWith: +), timedResumes: int(),
-            resumesOverBudget: int(), killedInForeground: int())
+        EpisodeTally(
+            episodes: int(), scenarios: counts(), timedResumes: int(), resumesOverBudget: int(),
+            killedInForeground: int())
     }
 
     mutating func violation() -> Violation {
@@ -421,11 +423,7 @@ extension SpillDecoder {
             violations: TimelineViolations.decode(&self, file: file),
             events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
             exit: optional { $0.exit() }, episodeTally: optional { $0.tally() },
-            violationCounts: optional { decoder in
-                Dictionary(
-                    decoder.array { decoder -> (ViolationRule, Int) in (decoder.`enum`(), decoder.int()) },
-                    uniquingKeysWith: +)
-            })
+            violationCounts: optional { $0.counts() })
         if events { report.events = TimelineEvents.decode(&self, file: file) }
         return report
     }
