@@ -91,11 +91,7 @@ public struct AnalysisReport: Sendable {
     private func addTotals() -> Totals {
         var totals = Totals()
         for process in processes.withoutEvents {
-            if let tally = process.episodeTally {
-                totals.tally.add(tally)
-            } else {
-                for episode in process.episodes { totals.tally.add(episode) }
-            }
+            totals.tally.add(episodesOf: process)
             totals.violations += process.violations.count
             guard let launch = process.launch else { continue }
             totals.launches += 1
@@ -352,6 +348,14 @@ public struct ProcessReport: Sendable {
     /// otherwise, and once they are changed).
     var violationCounts: [ViolationRule: Int]? = nil
 
+    /// What the summaries count of its episodes: ``episodeTally`` when they were counted as they were written to the
+    /// temporary file, else counted now, in a pass over them.
+    var countedEpisodes: EpisodeTally {
+        var tally = EpisodeTally()
+        tally.add(episodesOf: self)
+        return tally
+    }
+
     /// Its episodes, violations and events: what a reporter writes one by one.
     var itemCount: Int { episodes.count + violations.count + events.count }
 
@@ -387,6 +391,16 @@ struct EpisodeTally: Sendable, Equatable {
             if episode.overBudget { resumesOverBudget += 1 }
         }
         if episode.scenario == .killedInForeground { killedInForeground += 1 }
+    }
+
+    /// Adds the episodes of `process`: what was counted of them as they were written to the temporary file
+    /// (``ProcessReport/episodeTally``), else each of them.
+    mutating func add(episodesOf process: ProcessReport) {
+        if let counted = process.episodeTally {
+            add(counted)
+        } else {
+            for episode in process.episodes { add(episode) }
+        }
     }
 
     mutating func add(_ other: EpisodeTally) {

@@ -87,20 +87,22 @@ public struct RecordParser {
     /// The prefixes stripped from the last record (tried first on the next line).
     public private(set) var prefixChain: [Int] = []
     private var searchChain: [Int] = []
-    /// Per format: whether its message is JSON-encoded (looked up per line, so kept flat).
-    private let jsonMessages: [Bool]
-    /// Per format: its capture groups and timestamp layout, plain values (no reference counting per line).
-    private let groups: [Groups]
+    /// What the parser looks up per format: the catalogue's (``FormatCatalog/tables``).
+    private let tables: Tables
 
     /// What a parser looks up per format, made once per catalogue (``FormatCatalog/tables``) rather than by each
     /// input's parser: a batch makes a parser per input, and copying each format's compiled form out of the
     /// catalogue counted references to objects both jobs' threads share.
     struct Tables: Sendable {
+        /// Per format: whether its message is JSON-encoded (looked up per line, so kept flat).
         let jsonMessages: [Bool]
+        /// Per format: its capture groups and timestamp layout, plain values (no reference counting per line).
         let groups: [Groups]
         /// Per format: the NSLog shape its pattern has, when ``NSLogHeader`` may read its lines instead of PCRE2.
         let nslogShapes: [NSLogHeader.Shape?]
-        /// The first record format of each NSLog shape, as ``RecordParser/nslogModern``, or -1.
+        /// The format a line ``NSLogHeader`` reads as modern (classic) is a record of: the first record format of
+        /// that shape when only NSLog formats come before it in the catalogue (so trying them in order gives it),
+        /// else -1.
         let nslogModern: Int
         let nslogClassic: Int
         /// Per format: whether it reads an NSLog header's timestamp as ``TimestampLayout/isoLike`` does: the
@@ -158,12 +160,6 @@ public struct RecordParser {
     /// Whether a zone-less timestamp was read (the zone was assumed).
     public private(set) var assumedZone = false
     private var seconds = TimestampLayout.SecondCache()
-    /// Per format: the NSLog shape its pattern has, when ``NSLogHeader`` may read its lines instead of PCRE2.
-    private let nslogShapes: [NSLogHeader.Shape?]
-    /// The format a line ``NSLogHeader`` reads as modern (classic) is a record of: the first record format of that
-    /// shape when only NSLog formats come before it in the catalogue (so trying them in order gives it), else -1.
-    private let nslogModern: Int
-    private let nslogClassic: Int
 
     /// How many prefixes may be stacked on one line (`12:> ␣␣2013-…` is three).
     static let maxPrefixDepth = 4
@@ -185,30 +181,25 @@ public struct RecordParser {
         self.repeatMatchers = catalog.repeats.map {
             Matcher($0.regex, owner: "a format's repeat pattern", failureLog: failureLog)
         }
-        let tables = catalog.tables
-        self.jsonMessages = tables.jsonMessages
-        self.groups = tables.groups
+        self.tables = catalog.tables
         self.recordFormats = catalog.recordFormats
         self.preferred = catalog.recordFormats.first ?? -1
         self.dates = dates
         self.zone = zone.map(ZoneResolver.init)
-        self.nslogShapes = tables.nslogShapes
-        self.nslogModern = tables.nslogModern
-        self.nslogClassic = tables.nslogClassic
     }
 
     /// The NSLog shape of the last record's format when it had no prefixes: the next line is most likely a
     /// record of an NSLog format, which ``NSLogHeader`` reads (see ``quickFields(_:format:in:)``). Nil otherwise.
     @inline(__always)
-    var quickShape: NSLogHeader.Shape? { preferred >= 0 && prefixChain.isEmpty ? nslogShapes[preferred] : nil }
+    var quickShape: NSLogHeader.Shape? { preferred >= 0 && prefixChain.isEmpty ? tables.nslogShapes[preferred] : nil }
 
     /// The format of a line ``NSLogHeader`` read as `header`, when the quick path may take it (``quickShape`` is
     /// not nil): what ``parse(_:header:)`` would choose, made the format of the last record as it makes it, or
     /// (`likeLast`) what ``parseLikeLast(_:header:)`` would. Nil where those take another way or none.
     @inline(__always)
     mutating func quickFormat(_ header: NSLogHeader.Match, likeLast: Bool) -> Int? {
-        if likeLast { return header.shape == nslogShapes[preferred] ? preferred : nil }
-        let index = header.shape == .modern ? nslogModern : nslogClassic
+        if likeLast { return header.shape == tables.nslogShapes[preferred] ? preferred : nil }
+        let index = header.shape == .modern ? tables.nslogModern : tables.nslogClassic
         guard index >= 0 else { return nil }
         preferred = index
         return index
@@ -230,7 +221,7 @@ public struct RecordParser {
         if quickShape != nil {
             // The last record was NSLog: read this line as NSLog first, without PCRE2.
             if let match = header {
-                let index = match.shape == .modern ? nslogModern : nslogClassic
+                let index = match.shape == .modern ? tables.nslogModern : tables.nslogClassic
                 if index >= 0 {
                     preferred = index
                     return fields(of: match, format: index, in: line)
@@ -301,7 +292,7 @@ public struct RecordParser {
     ) -> Fields? {
         for index in recordFormats {
             if depth == 0, index == preferred, prefixChain.isEmpty { continue }
-            if depth == 0, skippingNSLog, nslogShapes[index] != nil { continue }
+            if depth == 0, skippingNSLog, tables.nslogShapes[index] != nil { continue }
             if let fields = parse(line, from: offset, with: index) {
                 preferred = index
                 return fields
@@ -359,7 +350,7 @@ public struct RecordParser {
         let matcher = matchers[index]
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
         guard (try? matcher.matches(rest)) == true else { return nil }
-        let compiled = groups[index]
+        let compiled = tables.groups[index]
         func range(_ group: Int?) -> Range<Int>? {
             guard let group, let range = matcher.range(group) else { return nil }
             return (range.lowerBound + offset)..<(range.upperBound + offset)
@@ -408,7 +399,7 @@ public struct RecordParser {
     private mutating func timestamp(format index: Int, _ range: Range<Int>, in line: UnsafeRawBufferPointer)
         -> Timestamp?
     {
-        guard let layout = groups[index].layout,
+        guard let layout = tables.groups[index].layout,
             var timestamp = layout.parse(UnsafeRawBufferPointer(rebasing: line[range]), dates: &dates, cache: &seconds)
         else { return nil }
         if timestamp.utcOffsetSeconds == nil, zone != nil {
@@ -432,7 +423,7 @@ public struct RecordParser {
         bytes: UnsafeRawBufferPointer, encoded: Bool
     ) {
         let raw = UnsafeRawBufferPointer(rebasing: line[fields.message])
-        return (raw, jsonMessages[fields.formatIndex] && raw.contains(UInt8(ascii: "\\")))
+        return (raw, tables.jsonMessages[fields.formatIndex] && raw.contains(UInt8(ascii: "\\")))
     }
 
     /// Calls `body` with the message of a parsed line, decoded when its format encodes it (ndjson).
