@@ -235,8 +235,11 @@ public struct Aggregate: Sendable {
 extension ProcessReport {
     /// Resumes judged against their budget (timed `return-to-foreground` episodes).
     public var timedResumes: [Episode] { episodes.filter { $0.budgetMs != nil } }
-    /// Timed resumes over their budget.
-    public var resumesOverBudget: Int { episodes.count(where: \.overBudget) }
-    /// `killed-in-foreground` episodes.
-    public var killedInForeground: Int { episodes.count { $0.scenario == .killedInForeground } }
+    /// Timed resumes over their budget (counted as the episodes were written to the temporary file when they were:
+    /// ``episodeTally``; else in a pass over them).
+    public var resumesOverBudget: Int { episodeTally?.resumesOverBudget ?? episodes.count(where: \.overBudget) }
+    /// `killed-in-foreground` episodes (as ``resumesOverBudget``, from ``episodeTally`` when there is one).
+    public var killedInForeground: Int {
+        episodeTally?.killedInForeground ?? episodes.count { $0.scenario == .killedInForeground }
+    }
 }

@@ -348,14 +348,6 @@ public struct ProcessReport: Sendable {
     /// otherwise, and once they are changed).
     var violationCounts: [ViolationRule: Int]? = nil
 
-    /// What the summaries count of its episodes: ``episodeTally`` when they were counted as they were written to the
-    /// temporary file, else counted now, in a pass over them.
-    var countedEpisodes: EpisodeTally {
-        var tally = EpisodeTally()
-        tally.add(episodesOf: self)
-        return tally
-    }
-
     /// Its episodes, violations and events: what a reporter writes one by one.
     var itemCount: Int { episodes.count + violations.count + events.count }
 

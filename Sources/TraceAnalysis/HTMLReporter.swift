@@ -430,15 +430,13 @@ public enum HTMLReporter {
             badges.append("<span class=\"badge bad\">\(plural(process.violations.count, "violation"))</span>")
         }
         if process.launch?.overBudget == true { badges.append("<span class=\"badge bad\">launch over budget</span>") }
-        // At most one pass over the episodes (a process may have hundreds of thousands, read back from the spill
-        // file), none when they were counted as they were written there.
-        let episodes = process.countedEpisodes
-        if episodes.resumesOverBudget > 0 {
-            badges.append(
-                "<span class=\"badge bad\">\(plural(episodes.resumesOverBudget, "resume")) over budget</span>")
+        // No pass over the episodes of a process whose episodes were counted as they were written to the spill file.
+        let resumesOverBudget = process.resumesOverBudget
+        if resumesOverBudget > 0 {
+            badges.append("<span class=\"badge bad\">\(plural(resumesOverBudget, "resume")) over budget</span>")
         }
         if process.launch?.watchdogRisk == true { badges.append("<span class=\"badge bad\">watchdog territory</span>") }
-        if episodes.killedInForeground > 0 {
+        if process.killedInForeground > 0 {
             badges.append("<span class=\"badge bad\">killed in foreground</span>")
         }
         if let exit = process.exit, exit.reason != .voluntary {
