@@ -498,29 +498,30 @@ final class ProcessTimeline {
         return episode
     }
 
-    /// The end of the input.
+    /// The end of the input: the incarnation's report. Made once, as the incarnation is let go: its lifecycle part
+    /// is taken, not copied (finishing a copy would copy every lane's episodes and violations in memory).
     func report() -> ProcessReport {
-        let life = self.life
-        var finishedMachine = life.machine
-        finishedMachine.finish()
-        var finishedDetector = life.detector
+        let finalState = state
+        var life = self.life
+        made = nil
         let ended = life.detectorBeforeInferredKill != nil || (life.exit != nil && life.machine.state != .terminated)
+        life.machine.finish()
         let lastRecord = ScenarioDetector.Mark(line: lastLine, time: lastTime)
         if life.detectorBeforeInferredKill == nil {
-            finishedDetector.finish(lastRecord: lastRecord)
+            life.detector.finish(lastRecord: lastRecord)
         } else {
-            finishedDetector.sortEpisodes()
+            life.detector.sortEpisodes()
         }
         // Each lane's episodes and violations in report order, merged as they are read: the app delegate's first
         // on equal keys, then the scenes' in order of appearance (as a stable sort of them all would order them).
-        var episodes = [finishedDetector.orderedEpisodes]
+        var episodes = [life.detector.orderedEpisodes]
         var violations = [
-            finishedMachine.sortedViolations(),
+            life.machine.sortedViolations(),
             TimelineViolations(life.otherViolations.sorted { $0.line < $1.line }),
         ]
         var scenes: [String?] = [nil]
         for key in life.sceneOrder {
-            guard var lane = life.scenes[key] else { continue }
+            guard var lane = life.scenes.removeValue(forKey: key) else { continue }
             lane.machine.finish()
             violations.append(lane.machine.sortedViolations())
             // A process that ended leaves its scenes where they were: nothing is pending any more.
@@ -549,7 +550,7 @@ final class ProcessTimeline {
         }
         return ProcessReport(
             name: name, pid: pid, input: input, firstLine: firstLine, lastLine: lastLine, firstTime: firstTime,
-            lastTime: lastTime, records: records, finalState: state,
+            lastTime: lastTime, records: records, finalState: finalState,
             launch: life.launch.report(process: name, options: options), episodes: mergedEpisodes,
             violations: mergedViolations, events: events, clockAnomalies: clockAnomalies,
             clockAnomalyCount: clockAnomalyCount, exit: life.exit, episodeTally: countingEpisodes ? tally : nil,

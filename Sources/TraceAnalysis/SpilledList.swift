@@ -114,6 +114,16 @@ struct SpilledList<Element: SpillElement> {
         recent = held.map { recent[$0] }
     }
 
+    /// Whether `elements` are in report order already: no key smaller than the one before it.
+    private static func isInOrder(_ elements: [Element]) -> Bool {
+        var index = 1
+        while index < elements.count {
+            if elements[index].orderKey < elements[index - 1].orderKey { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// `indices` of `elements` in report order: by key, then in the order given (a stable sort).
     private static func sorted(_ indices: [Int], of elements: [Element]) -> [Int] {
         indices.sorted { a, b in
@@ -145,6 +155,8 @@ struct SpilledList<Element: SpillElement> {
             self = SpilledList(recent: all)
             self.watched = watched
         }
+        // Nearly always in order already (made line by line): then nothing moves, and no element is copied.
+        if Self.isInOrder(recent) { return }
         let order = Self.sorted(Array(recent.indices), of: recent)
         if let watched, watched >= spilledCount, let index = order.firstIndex(of: watched - spilledCount) {
             self.watched = spilledCount + index

@@ -224,6 +224,17 @@ extension SpilledSequence where Element: SpillElement {
         _ transform: (Int, Element) -> Element?
     ) -> SpilledSequence {
         var builder = builder(file: lists.contains { $0.isSpilled } ? file() : nil)
+        let filled = lists.indices.filter { !lists[$0].isEmpty }
+        if filled.count <= 1 {
+            // One lane with elements, as most processes have: nothing to merge, each passed through once.
+            if let lane = filled.first {
+                for element in lists[lane] {
+                    if let transformed = transform(lane, element) { builder.append(transformed) }
+                }
+            }
+            if let error = builder.error { failed(error) }
+            return builder.finish()
+        }
         var iterators = lists.map { $0.makeIterator() }
         var heads = iterators.indices.map { iterators[$0].next() }
         while true {
