@@ -162,10 +162,15 @@ public struct Aggregate: Sendable {
                 }
                 if launch.watchdogRisk { watchdogRisks += 1 }
             }
-            if let tally = process.episodeTally, tally.timedResumes == 0 {
-                // Counted as they were written to the file, and no resume's duration to add: no pass over them.
+            if let tally = process.episodeTally, tally.timedResumes == 0 || process.resumeDurations != nil {
+                // Counted as they were written to the file, the resumes' durations collected beside them: no pass
+                // over them (only over the durations, eight bytes each).
                 scenarios.merge(tally.scenarios, uniquingKeysWith: +)
                 counts.killedInForeground = tally.killedInForeground
+                // Only a timed resume is judged against a budget (`ProcessTimeline.judged`).
+                counts.overBudget = tally.resumesOverBudget
+                resumesOverBudget += tally.resumesOverBudget
+                for duration in process.resumeDurations ?? [] { resumeDurations.append(duration) }
             } else {
                 for episode in process.episodes {
                     scenarios[episode.scenario, default: 0] += 1

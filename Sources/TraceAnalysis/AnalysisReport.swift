@@ -330,7 +330,12 @@ public struct ProcessReport: Sendable {
     public var finalState: AppState
     public var launch: LaunchReport?
     /// In report order (for a big input, read from the temporary file as they are iterated).
-    public var episodes: TimelineEpisodes { didSet { episodeTally = nil } }
+    public var episodes: TimelineEpisodes {
+        didSet {
+            episodeTally = nil
+            resumeDurations = nil
+        }
+    }
     /// In line order (for a big input, read from the temporary file as they are iterated).
     public var violations: TimelineViolations { didSet { violationCounts = nil } }
     /// Recognised events, in input order (for a big input, read from the temporary file as they are iterated).
@@ -347,6 +352,10 @@ public struct ProcessReport: Sendable {
     /// How many of ``violations`` break each rule, when counted as they were written to the temporary file (nil
     /// otherwise, and once they are changed).
     var violationCounts: [ViolationRule: Int]? = nil
+    /// The durations of the timed resumes among ``episodes`` (those that have one), collected with ``episodeTally``
+    /// (nil otherwise, and once the episodes are changed), in the temporary file past a segment's worth: the
+    /// aggregate's resume figures then need no pass over the episodes either.
+    var resumeDurations: TimelineDurations? = nil
 
     /// Its episodes, violations and events: what a reporter writes one by one.
     var itemCount: Int { episodes.count + violations.count + events.count }

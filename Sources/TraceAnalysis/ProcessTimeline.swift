@@ -502,7 +502,7 @@ final class ProcessTimeline {
     /// is taken, not copied (finishing a copy would copy every lane's episodes and violations in memory).
     func report() -> ProcessReport {
         let finalState = state
-        var life = self.life
+        let life = self.life
         made = nil
         let ended = life.detectorBeforeInferredKill != nil || (life.exit != nil && life.machine.state != .terminated)
         life.machine.finish()
@@ -534,14 +534,20 @@ final class ProcessTimeline {
         // the summaries' decodes them again (those in memory are counted when asked, at no such cost).
         let countingEpisodes = episodes.contains(where: \.isSpilled)
         var tally = EpisodeTally()
+        // The timed resumes' durations beside the tally, for the aggregate (in the file too, as the episodes).
+        var resumeDurations = countingEpisodes ? TimelineDurations.builder(file: shared.file()) : nil
         let mergedEpisodes = TimelineEpisodes.merging(episodes, file: shared.file, failed: shared.failed) {
             lane, episode in
             var episode = episode
             if let scene = scenes[lane] { episode.scene = scene }
             guard let judged = judged(episode, resumeBudget: resumeBudget) else { return nil }
-            if countingEpisodes { tally.add(judged) }
+            if countingEpisodes {
+                tally.add(judged)
+                if judged.budgetMs != nil, let duration = judged.durationMs { resumeDurations?.append(duration) }
+            }
             return judged
         }
+        if let error = resumeDurations?.error { shared.failed(error) }
         let countingViolations = violations.contains(where: \.isSpilled)
         var violationCounts: [ViolationRule: Int] = [:]
         let mergedViolations = TimelineViolations.merging(violations, file: shared.file, failed: shared.failed) {
@@ -554,7 +560,7 @@ final class ProcessTimeline {
             launch: life.launch.report(process: name, options: options), episodes: mergedEpisodes,
             violations: mergedViolations, events: events, clockAnomalies: clockAnomalies,
             clockAnomalyCount: clockAnomalyCount, exit: life.exit, episodeTally: countingEpisodes ? tally : nil,
-            violationCounts: countingViolations ? violationCounts : nil)
+            violationCounts: countingViolations ? violationCounts : nil, resumeDurations: resumeDurations?.finish())
     }
 }
 

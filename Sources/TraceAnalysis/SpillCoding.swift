@@ -329,6 +329,7 @@ extension SpillEncoder {
         optional(value.exit) { $0.exit($1) }
         optional(value.episodeTally) { $0.tally($1) }
         optional(value.violationCounts) { $0.counts($1) }
+        optional(value.resumeDurations) { $1.encode(to: &$0) }
         // Last, so what only counts the processes can stop before the longest part (see ``SpillDecoder/process``).
         value.events.encode(to: &self)
     }
@@ -423,7 +424,8 @@ extension SpillDecoder {
             violations: TimelineViolations.decode(&self, file: file),
             events: [], clockAnomalies: array { $0.clockAnomaly() }, clockAnomalyCount: int(),
             exit: optional { $0.exit() }, episodeTally: optional { $0.tally() },
-            violationCounts: optional { $0.counts() })
+            violationCounts: optional { $0.counts() },
+            resumeDurations: optional { TimelineDurations.decode(&$0, file: file) })
         if events { report.events = TimelineEvents.decode(&self, file: file) }
         return report
     }

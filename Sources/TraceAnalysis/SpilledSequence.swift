@@ -196,6 +196,21 @@ public typealias TimelineEvents = SpilledSequence<TimelineEvent>
 public typealias TimelineEpisodes = SpilledSequence<Episode>
 /// A process's violations, in line order.
 public typealias TimelineViolations = SpilledSequence<Violation>
+/// Durations of a process's episodes, in report order.
+typealias TimelineDurations = SpilledSequence<Double>
+
+extension SpilledSequence where Element == Double {
+    func encode(to encoder: inout SpillEncoder) { encode(to: &encoder) { $0.double($1) } }
+
+    static func decode(_ decoder: inout SpillDecoder, file: SpillFile?) -> SpilledSequence {
+        decode(&decoder, file: file) { $0.double() }
+    }
+
+    /// Collects durations, writing them to `file` a segment at a time (nil: keeps them in memory).
+    static func builder(file: SpillFile?) -> Builder {
+        Builder(file: file, write: { $0.double($1) }, read: { $0.double() })
+    }
+}
 
 extension SpilledSequence where Element: SpillElement {
     /// `count` elements: those encoded in `segments` of `file`, then `tail`.

@@ -86,6 +86,7 @@ struct SpillTests {
             episodes: 9, scenarios: [.launch: 1, .returnToForeground: 7, .killedInForeground: 1], timedResumes: 6,
             resumesOverBudget: 2, killedInForeground: 1)
         tallied.violationCounts = [.activeTwice: 3, .launchOrder: 1]
+        tallied.resumeDurations = [12.75, 0, 1e9, 0.001]
         for report in [
             Self.everyField,
             tallied,
@@ -101,6 +102,7 @@ struct SpillTests {
             #expect(Self.fields(decoded) == Self.fields(report))
             #expect(decoded.episodeTally == report.episodeTally)
             #expect(decoded.violationCounts == report.violationCounts)
+            #expect(decoded.resumeDurations.map(Array.init) == report.resumeDurations.map(Array.init))
         }
     }
 
@@ -449,6 +451,12 @@ struct SpillTests {
         #expect(tally == counted)
         #expect(tally.episodes == app.episodes.count && tally.timedResumes > 0)
         #expect(tally.resumesOverBudget > 0 && tally.resumesOverBudget < tally.timedResumes)
+        // The timed resumes' durations beside the tally, in the file too (more than a segment's worth): the
+        // aggregate takes them instead of a pass over the episodes.
+        let durations = try #require(app.resumeDurations)
+        #expect(durations.isSpilled)
+        #expect(Array(durations) == app.episodes.compactMap { $0.budgetMs == nil ? nil : $0.durationMs })
+        #expect(durations.count == tally.timedResumes)
         let violationCounts = try #require(app.violationCounts)
         #expect(violationCounts == Dictionary(app.violations.map { ($0.rule, 1) }, uniquingKeysWith: +))
         #expect(
@@ -461,6 +469,7 @@ struct SpillTests {
         Self.expectRenderedAsKept(spilled, kept)
         app.episodes = TimelineEpisodes(Array(app.episodes.prefix(3)))
         #expect(app.episodeTally == nil, "episodes replaced: what was counted of the old ones is dropped")
+        #expect(app.resumeDurations == nil, "episodes replaced: the old ones' durations are dropped")
         app.violations = TimelineViolations(Array(app.violations.prefix(3)))
         #expect(app.violationCounts == nil, "violations replaced: what was counted of the old ones is dropped")
     }
@@ -617,11 +626,12 @@ struct SpillTests {
 
 extension ProcessReport {
     /// The report without what was counted of its episodes and violations as they were written (``episodeTally``,
-    /// ``violationCounts``).
+    /// ``violationCounts``, ``resumeDurations``).
     fileprivate var untallied: ProcessReport {
         var report = self
         report.episodeTally = nil
         report.violationCounts = nil
+        report.resumeDurations = nil
         return report
     }
 }
