@@ -134,8 +134,8 @@ public struct Aggregate: Sendable {
         var launchesExcluded = 0
         var watchdogRisks = 0
         var resumeDurations: Durations
-        var resumesOverBudget = 0
-        var scenarios: [Scenario: Int] = [:]
+        /// The app's episodes: per scenario, and the timed resumes over budget.
+        var episodes = EpisodeTally()
         var violations: [ViolationRule: Int] = [:]
         var uncleanExits: [ExitReason: Int] = [:]
 
@@ -147,7 +147,8 @@ public struct Aggregate: Sendable {
 
         /// Adds `process`, and gives what its input's tally counts of its episodes.
         mutating func add(_ process: ProcessReport) -> EpisodeCounts {
-            var counts = EpisodeCounts()
+            let before = EpisodeCounts(
+                overBudget: episodes.resumesOverBudget, killedInForeground: episodes.killedInForeground)
             processes += 1
             inputs.insert(process.input)
             if let launch = process.launch {
@@ -162,23 +163,15 @@ public struct Aggregate: Sendable {
                 }
                 if launch.watchdogRisk { watchdogRisks += 1 }
             }
-            if let tally = process.episodeTally, tally.timedResumes == 0 || process.resumeDurations != nil {
+            if let tally = process.episodeTally, let durations = process.resumeDurations {
                 // Counted as they were written to the file, the resumes' durations collected beside them: no pass
                 // over them (only over the durations, eight bytes each).
-                scenarios.merge(tally.scenarios, uniquingKeysWith: +)
-                counts.killedInForeground = tally.killedInForeground
-                // Only a timed resume is judged against a budget (`ProcessTimeline.judged`).
-                counts.overBudget = tally.resumesOverBudget
-                resumesOverBudget += tally.resumesOverBudget
-                for duration in process.resumeDurations ?? [] { resumeDurations.append(duration) }
+                episodes.add(tally)
+                for duration in durations { resumeDurations.append(duration) }
             } else {
                 for episode in process.episodes {
-                    scenarios[episode.scenario, default: 0] += 1
-                    if episode.overBudget { counts.overBudget += 1 }
-                    if episode.scenario == .killedInForeground { counts.killedInForeground += 1 }
-                    guard episode.budgetMs != nil else { continue }
-                    if let duration = episode.durationMs { resumeDurations.append(duration) }
-                    if episode.overBudget { resumesOverBudget += 1 }
+                    episodes.add(episode)
+                    if episode.budgetMs != nil, let duration = episode.durationMs { resumeDurations.append(duration) }
                 }
             }
             if let counted = process.violationCounts {
@@ -187,7 +180,10 @@ public struct Aggregate: Sendable {
                 for violation in process.violations { violations[violation.rule, default: 0] += 1 }
             }
             if let reason = process.exit?.reason, reason != .voluntary { uncleanExits[reason, default: 0] += 1 }
-            return counts
+            // Only a timed resume is judged against a budget (`ProcessTimeline.judged`).
+            return EpisodeCounts(
+                overBudget: episodes.resumesOverBudget - before.overBudget,
+                killedInForeground: episodes.killedInForeground - before.killedInForeground)
         }
 
         func app(_ name: String, _ options: AnalysisOptions) -> App {
@@ -200,8 +196,8 @@ public struct Aggregate: Sendable {
             app.launches = launchDurations.stats(overBudget: launchesOverBudget)
             app.launchesExcluded = launchesExcluded
             app.watchdogRisks = watchdogRisks
-            app.resumes = resumeDurations.stats(overBudget: resumesOverBudget)
-            app.scenarios = counted(scenarios, in: Scenario.allCases)
+            app.resumes = resumeDurations.stats(overBudget: episodes.resumesOverBudget)
+            app.scenarios = counted(episodes.scenarios, in: Scenario.allCases)
             app.violations = counted(violations, in: ViolationRule.allCases)
             app.uncleanExits = counted(uncleanExits, in: ExitReason.allCases)
             return app
