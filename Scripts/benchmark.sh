@@ -4,8 +4,11 @@
 #   Scripts/benchmark.sh                 # 200MB capture, median of 5 runs
 #   SIZE=2GB RUNS=3 Scripts/benchmark.sh
 #   QUICK=1 Scripts/benchmark.sh         # 1MB capture, 1 run: proves the pipeline works (CI), asserts no timing
+#   STYLE=log-compact Scripts/benchmark.sh   # the same records as `log show --style compact` prints them
 #
-# Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), BUILD_DIR (.build-release), GREP_LOCALE (the
+# Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), STYLE (nslog, the default: the records' prefix,
+# as generate-capture --style writes it; log-compact, log-default and log-syslog are the `log` tool's styles, read
+# through PCRE2; each style has its own loose grep and format grep), BUILD_DIR (.build-release), GREP_LOCALE (the
 # caller's locale: both greps are timed once more in it, as a user typing the command gets them, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
 # TOOL_ARGS_CORES (default "--format json": a job per core, so the lone input is read ahead on a second thread).
@@ -29,12 +32,32 @@ SEED=${SEED:-1}
 BUILD_DIR=${BUILD_DIR:-.build-release}
 TOOL_ARGS=${TOOL_ARGS---format json --jobs 1}
 TOOL_ARGS_CORES=${TOOL_ARGS_CORES---format json}
+STYLE=${STYLE:-nslog}
 # An NSLog line's prefix, loosely: a date, a time with a fraction, anything up to `[pid:thread] `.
-GREP_PATTERN='^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* .+?\[\d+:[0-9a-fx]+\] '
-# The patterns of the two NSLog formats trace-analyze reads (modern|classic, from
-# Sources/TraceAnalysis/LogFormat+Builtin.swift with the groups unnamed; a test keeps them the same): grep counting
-# exactly the lines trace-analyze reads as NSLog records.
-GREP_FORMATS='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z)?) (?!0x[0-9a-f]+ )([^\[\]\s][^\[\]]*?)\[(\d+):(\d+)\] ?(.*)$|^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{1,3}) (?!(?:Df|Db|E |I |A |F |Er|Fa|Ft) \S)([^\[\]\s][^\[\]]*?)\[(\d+):([0-9A-Fa-fx]+)\] ?(.*)$'
+GREP_PREFIX_NSLOG='^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* .+?\[\d+:[0-9a-fx]+\] '
+# The same for the `log` tool's styles: a date and time, the style's columns, up to the process's `[pid…]` or `name: `.
+GREP_PREFIX_LOG_COMPACT='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S+ +.+?\[\d+:[0-9a-f]+\] '
+GREP_PREFIX_LOG_DEFAULT='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* +0x[0-9a-f]+ +\w+ +0x[0-9a-f]+ +\d+ +.+?: '
+GREP_PREFIX_LOG_SYSLOG='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* +\S+ .+?\[\d+\]: '
+# The patterns of the formats trace-analyze reads (from Sources/TraceAnalysis/LogFormat+Builtin.swift with the groups
+# unnamed; a test keeps them the same): grep counting exactly the lines trace-analyze reads as records. NSLog has two
+# formats (modern|classic).
+GREP_FORMATS_NSLOG='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z)?) (?!0x[0-9a-f]+ )([^\[\]\s][^\[\]]*?)\[(\d+):(\d+)\] ?(.*)$|^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{1,3}) (?!(?:Df|Db|E |I |A |F |Er|Fa|Ft) \S)([^\[\]\s][^\[\]]*?)\[(\d+):([0-9A-Fa-fx]+)\] ?(.*)$'
+GREP_FORMATS_LOG_COMPACT='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (Df|Db|E |I |A |F |Er|Fa|Ft) ([^\[\]]+?)\[(\d+):([0-9a-f]+)\] ?(?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
+GREP_FORMATS_LOG_DEFAULT='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d) +(0x[0-9a-f]+) +([A-Z][a-z]+) +0x[0-9a-f]+ +(\d+) +(?:\d+ +)?([^:]+?): (?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
+GREP_FORMATS_LOG_SYSLOG='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d)  ?\S+ ([^\[\]]+?)\[(\d+)\]: (?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
+case $STYLE in
+    nslog | log-compact | log-default | log-syslog) ;;
+    *) echo "benchmark: STYLE must be nslog, log-compact, log-default or log-syslog, got '$STYLE'" >&2; exit 64 ;;
+esac
+style_key=${STYLE^^}
+style_key=${style_key//-/_}
+prefix_var=GREP_PREFIX_$style_key
+formats_var=GREP_FORMATS_$style_key
+GREP_PATTERN=${!prefix_var}
+GREP_FORMATS=${!formats_var}
+PREFIX_LABEL="<$STYLE-prefix>"
+if [[ $STYLE == nslog ]]; then FORMATS_LABEL="<nslog-formats>"; else FORMATS_LABEL="<$STYLE-format>"; fi
 
 if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
     echo "benchmark: RUNS must be a positive integer, got '$RUNS'" >&2
@@ -52,12 +75,15 @@ done
 
 # --- Capture -----------------------------------------------------------------------------------------
 mkdir -p bench-data
-if [[ $SEED == 1 ]]; then FILE=bench-data/capture-$SIZE.log; else FILE=bench-data/capture-$SIZE-seed$SEED.log; fi
+FILE=bench-data/capture-$SIZE
+[[ $SEED == 1 ]] || FILE+=-seed$SEED
+[[ $STYLE == nslog ]] || FILE+=-$STYLE
+FILE+=.log
 if [[ -s $FILE ]]; then
     echo "==> reusing $FILE" >&2
 else
     echo "==> generating $FILE" >&2
-    "$GENERATOR" --size "$SIZE" --seed "$SEED" --output "$FILE.partial"
+    "$GENERATOR" --size "$SIZE" --seed "$SEED" --style "$STYLE" --output "$FILE.partial"
     mv "$FILE.partial" "$FILE"
 fi
 BYTES=$(stat -c %s "$FILE")
@@ -138,11 +164,11 @@ ratio() {
 
 # --- Run ---------------------------------------------------------------------------------------------
 echo "==> timing $RUNS round(s) of every command on $FILE" >&2
-names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '<nslog-prefix>' FILE" "grep -cP '<nslog-formats>' FILE")
+names=("cat FILE > /dev/null" "wc -l FILE" "grep -cP '$PREFIX_LABEL' FILE" "grep -cP '$FORMATS_LABEL' FILE")
 names+=("trace-analyze ${TOOL_ARGS:+$TOOL_ARGS }FILE" "trace-analyze ${TOOL_ARGS_CORES:+$TOOL_ARGS_CORES }FILE")
 functions=(run_cat run_wc run_grep run_grep_formats run_tool run_tool_cores)
 if [[ $GREP_LOCALE != C ]]; then
-    names+=("grep -cP '<nslog-formats>' FILE ($GREP_LOCALE)" "grep -cP '<nslog-prefix>' FILE ($GREP_LOCALE)")
+    names+=("grep -cP '$FORMATS_LABEL' FILE ($GREP_LOCALE)" "grep -cP '$PREFIX_LABEL' FILE ($GREP_LOCALE)")
     functions+=(run_grep_formats_locale run_grep_locale)
 fi
 # RUNS rounds, each running every command once: on a shared host, whose speed moves from minute to minute, every
@@ -217,32 +243,32 @@ ratio "${medians[4]}" "${medians[3]}" 2
 vs_formats=$REPLY
 ratio "${medians[4]}" "${medians[1]}" 2
 vs_wc=$REPLY
-echo "time with ${TOOL_ARGS:-no arguments}: / grep <nslog-prefix>: ${vs_grep}x    / grep <nslog-formats>: ${vs_formats}x" \
+echo "time with ${TOOL_ARGS:-no arguments}: / grep $PREFIX_LABEL: ${vs_grep}x    / grep $FORMATS_LABEL: ${vs_formats}x" \
     "   / wc -l: ${vs_wc}x"
 ratio "${medians[5]}" "${medians[2]}" 2
 cores_grep=$REPLY
 ratio "${medians[5]}" "${medians[3]}" 2
 cores_formats=$REPLY
-echo "time with ${TOOL_ARGS_CORES:-no arguments} ($(nproc) CPUs): / grep <nslog-prefix>: ${cores_grep}x    /" \
-    "grep <nslog-formats>: ${cores_formats}x"
+echo "time with ${TOOL_ARGS_CORES:-no arguments} ($(nproc) CPUs): / grep $PREFIX_LABEL: ${cores_grep}x    /" \
+    "grep $FORMATS_LABEL: ${cores_formats}x"
 paired run_tool run_grep
 paired_tool=$REPLY
 paired run_tool_cores run_grep
-echo "round by round (median of each round's ratio) / grep <nslog-prefix>: ${paired_tool}x with" \
+echo "round by round (median of each round's ratio) / grep $PREFIX_LABEL: ${paired_tool}x with" \
     "${TOOL_ARGS:-no arguments}, ${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
 if [[ $GREP_LOCALE != C ]]; then
     ratio "${medians[4]}" "${medians[6]}" 2
     locale_tool=$REPLY
     ratio "${medians[5]}" "${medians[6]}" 2
-    echo "time / grep <nslog-formats> in $GREP_LOCALE: ${locale_tool}x with ${TOOL_ARGS:-no arguments}," \
+    echo "time / grep $FORMATS_LABEL in $GREP_LOCALE: ${locale_tool}x with ${TOOL_ARGS:-no arguments}," \
         "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
     paired run_tool run_grep_locale
     locale_prefix=$REPLY
     paired run_tool_cores run_grep_locale
-    echo "round by round / grep <nslog-prefix> in $GREP_LOCALE: ${locale_prefix}x with ${TOOL_ARGS:-no arguments}," \
+    echo "round by round / grep $PREFIX_LABEL in $GREP_LOCALE: ${locale_prefix}x with ${TOOL_ARGS:-no arguments}," \
         "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
 fi
-echo "grep matched $(cat "$TMP/grep-count") (<nslog-prefix>) and $(cat "$TMP/grep-formats-count") (<nslog-formats>)" \
+echo "grep matched $(cat "$TMP/grep-count") ($PREFIX_LABEL) and $(cat "$TMP/grep-formats-count") ($FORMATS_LABEL)" \
     "of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
 if [[ -n $RSS_KB ]]; then
     ratio "$RSS_KB" 1024 1

@@ -1,6 +1,6 @@
 // generate-capture: a deterministic, realistic NSLog capture for benchmarks (Scripts/benchmark.sh).
 //
-//   generate-capture --size 200MB [--seed N] [--output PATH]
+//   generate-capture --size 200MB [--seed N] [--style STYLE] [--output PATH]
 //
 // The same arguments always give byte-identical output: everything comes from one SplitMix64 stream,
 // the clock is simulated (no wall time), and nothing depends on the platform.
@@ -12,6 +12,10 @@
 // memory warning, willTerminate or a silent kill, relaunch with a new pid) in many spellings,
 // multi-line NSDictionary / NSArray dumps, a few blank lines and a few garbage lines (random bytes,
 // sometimes invalid UTF-8, prefixes cut off mid-line).
+//
+// `--style` writes the same records as the `log` tool prints them instead (`log-compact`, `log-default`,
+// `log-syslog`: a level, a subsystem and category on some lines, the dumps' lines raw), so that the formats read
+// through PCRE2 can be measured on the same content; `nslog` (the default) is unchanged by the option.
 
 import TraceAnalysis
 
@@ -24,12 +28,14 @@ import TraceAnalysis
 // MARK: - Command line
 
 let usageText = """
-    usage: generate-capture --size SIZE [--seed N] [--output PATH]
+    usage: generate-capture --size SIZE [--seed N] [--style STYLE] [--output PATH]
 
       --size SIZE    how much to write: bytes, or a number with a unit: K/KB, M/MB, G/GB (powers
                      of 1000) or KiB/MiB/GiB (powers of 1024), e.g. 1MB, 500MB, 2GB. Generation stops
                      at the end of the first record that reaches SIZE (a few hundred bytes over at most).
       --seed N       PRNG seed, an unsigned 64-bit integer (default 1). Same arguments, same bytes.
+      --style STYLE  the records' prefix: nslog (the default), log-compact, log-default or
+                     log-syslog (as `log show` prints them, with --style compact, none or syslog).
       --output PATH  write to PATH instead of standard output.
       -h, --help     show this help.
 
@@ -63,9 +69,18 @@ func parseSize(_ text: String) -> UInt64? {
     return UInt64(bytes)
 }
 
+/// How a record's prefix is written: NSLog's, or one of the `log` tool's styles.
+enum Style: String, CaseIterable {
+    case nslog
+    case logCompact = "log-compact"
+    case logDefault = "log-default"
+    case logSyslog = "log-syslog"
+}
+
 struct Options {
     var size: UInt64 = 0
     var seed: UInt64 = 1
+    var style = Style.nslog
     var output: String? = nil
 }
 
@@ -99,6 +114,12 @@ func parseArguments(_ arguments: [String]) -> Options {
             let text = value()
             guard let seed = UInt64(text) else { fail("bad seed '\(text)' (an unsigned 64-bit integer)") }
             options.seed = seed
+        case "--style":
+            let text = value()
+            guard let style = Style(rawValue: text) else {
+                fail("bad style '\(text)' (\(Style.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            options.style = style
         case "--output", "-o":
             let path = value()
             guard !path.isEmpty else { fail("empty --output path") }
@@ -277,7 +298,11 @@ struct Process {
 
 struct Generator {
     var rng: SplitMix64
+    /// Draws for what only the `log` styles write (a level, a subsystem), apart from ``rng``: every style writes the
+    /// same records, line for line.
+    var decoration: SplitMix64
     let limit: UInt64
+    let style: Style
     let sink: Int32
     var out: Bytes = []
     var flushed: UInt64 = 0
@@ -309,9 +334,11 @@ struct Generator {
         let statuses = Text.httpStatuses
     }
 
-    init(seed: UInt64, limit: UInt64, sink: Int32) {
+    init(seed: UInt64, limit: UInt64, style: Style, sink: Int32) {
         rng = SplitMix64(seed: seed ^ 0x7261_6365_2D61_6E61)  // "race-ana"
+        decoration = SplitMix64(seed: seed ^ 0x6C6F_6773_7479_6C65)  // "logstyle"
         self.limit = limit
+        self.style = style
         self.sink = sink
         out.reserveCapacity(flushThreshold + 64 * 1024)
         baseSecond = Generator.epochSeconds(year: 2019, month: 5, day: 4) + 10 * 3600 + 46 * 60 + 18
@@ -500,22 +527,70 @@ struct Generator {
         }
     }
 
-    /// `timestamp Name[pid:thread] ` for process `p`.
+    /// `timestamp Name[pid:thread] ` for process `p` (NSLog), or the prefix of ``style``.
     mutating func putPrefix(_ p: Int, mainThread: Bool) {
         let process = processes[p]
-        putTimestamp(modern: process.modern)
-        put(UInt8(ascii: " "))
-        put(process.name)
-        put(UInt8(ascii: "["))
-        putInt(process.pid)
-        put(UInt8(ascii: ":"))
-        if mainThread || process.threads.count == 1 || rng.chance(0.7) {
-            put(process.threads[0])
-        } else {
-            put(process.threads[1 + rng.below(process.threads.count - 1)])
+        let thread =
+            mainThread || process.threads.count == 1 || rng.chance(0.7)
+            ? process.threads[0] : process.threads[1 + rng.below(process.threads.count - 1)]
+        switch style {
+        case .nslog:
+            putTimestamp(modern: process.modern)
+            put(UInt8(ascii: " "))
+            put(process.name)
+            put(UInt8(ascii: "["))
+            putInt(process.pid)
+            put(UInt8(ascii: ":"))
+            put(thread)
+            put(UInt8(ascii: "]"))
+        case .logCompact:
+            // `2019-05-04 10:46:18.565 Df State Lab[12751:70b] [com.example.app:network] …`
+            putTimestamp(modern: false)
+            put(decoration.pick([" Df ", " Df ", " Df ", " Df ", " I  ", " E  ", " Db "] as [StaticString]))
+            put(process.name)
+            put(UInt8(ascii: "["))
+            putInt(process.pid)
+            put(UInt8(ascii: ":"))
+            put(thread)
+            put(UInt8(ascii: "]"))
+            putSubsystem()
+        case .logDefault:
+            // `2019-05-04 10:46:18.564743-0500 0x70b      Default     0x0                  12751  0    State Lab: …`
+            putTimestamp(modern: true)
+            put(" 0x")
+            put(thread)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(1, 9 - thread.count)))
+            put(
+                decoration.pick(
+                    ["Default     ", "Default     ", "Default     ", "Info        ", "Error       "] as [StaticString]))
+            put("0x0                  ")
+            let start = out.count
+            putInt(process.pid)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(1, 7 - (out.count - start))))
+            put("0    ")
+            put(process.name)
+            put(UInt8(ascii: ":"))
+            putSubsystem()
+        case .logSyslog:
+            // `2019-05-04 10:46:18.564743-0500  localhost State Lab[12751]: …`
+            putTimestamp(modern: true)
+            put("  localhost ")
+            put(process.name)
+            put(UInt8(ascii: "["))
+            putInt(process.pid)
+            put("]:")
+            putSubsystem()
         }
-        put(UInt8(ascii: "]"))
         put(UInt8(ascii: " "))
+    }
+
+    /// ` [com.example.app:category]` on a third of the `log` styles' lines (os_log's subsystem and category).
+    mutating func putSubsystem() {
+        guard decoration.chance(0.33) else { return }
+        put(
+            decoration.pick(
+                [" [com.example.app:network]", " [com.example.app:ui]", " [com.apple.UIKit:Lifecycle]"]
+                    as [StaticString]))
     }
 
     // MARK: Clock and scheduling
@@ -943,7 +1018,7 @@ if let path = options.output {
         exit(73)  // EX_CANTCREAT
     }
 }
-var generator = Generator(seed: options.seed, limit: options.size, sink: sink)
+var generator = Generator(seed: options.seed, limit: options.size, style: options.style, sink: sink)
 generator.run()
 if let path = options.output, close(sink) != 0 {
     printError("closing \(path) failed: \(errorText())")

@@ -281,21 +281,24 @@ struct FormatTests {
     }
 }
 
-/// The benchmark's grep of "the NSLog formats" (`Scripts/benchmark.sh`) must count the lines the tool reads as
-/// NSLog records: its pattern is the two built-in formats' own, with their groups unnamed (grep -P refuses a name
-/// used twice).
+/// The benchmark's grep of a style's formats (`Scripts/benchmark.sh`, `GREP_FORMATS_<STYLE>`) must count the lines
+/// the tool reads as records of them: its pattern is the built-in formats' own, with their groups unnamed (grep -P
+/// refuses a name used twice).
 @Suite("Benchmark patterns")
 struct BenchmarkPatternTests {
-    @Test func theBenchmarksFormatPatternIsTheNSLogFormats() throws {
+    @Test(arguments: [
+        ("NSLOG", [LogFormat.nslogModern, LogFormat.nslogClassic]), ("LOG_COMPACT", [LogFormat.logCompact]),
+        ("LOG_DEFAULT", [LogFormat.logDefault]), ("LOG_SYSLOG", [LogFormat.logSyslog]),
+    ])
+    func theBenchmarksFormatPatternIsTheStylesFormats(style: String, formats: [LogFormat]) throws {
         let script = try String(
             contentsOf: TestSupport.packageRoot.appendingPathComponent("Scripts/benchmark.sh"), encoding: .utf8)
-        let prefix = "GREP_FORMATS='"
+        let prefix = "GREP_FORMATS_\(style)='"
         let line = try #require(script.split(separator: "\n").first { $0.hasPrefix(prefix) })
         #expect(line.hasSuffix("'"))
         let pattern = line.dropFirst(prefix.count).dropLast()
         let unnamed = try Regex(#"\(\?<[A-Za-z]+>"#)
-        let expected = [LogFormat.nslogModern, LogFormat.nslogClassic]
-            .map { $0.pattern.replacing(unnamed, with: "(") }.joined(separator: "|")
+        let expected = formats.map { $0.pattern.replacing(unnamed, with: "(") }.joined(separator: "|")
         #expect(String(pattern) == expected)
         #expect(!pattern.contains("'"))
     }

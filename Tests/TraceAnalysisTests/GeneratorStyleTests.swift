@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TraceAnalysis
+
+/// `generate-capture --style` writes the same records as the `log` tool's styles print them: each capture is read
+/// whole as that style's format, with the same lifecycle as the NSLog capture of the same seed, so the benchmark of
+/// a style measures the same work through another format.
+@Suite("Capture generator styles")
+struct GeneratorStyleTests {
+    static func generate(style: String) throws -> String {
+        let process = Process()
+        process.executableURL = TestSupport.binary.deletingLastPathComponent().appendingPathComponent(
+            "generate-capture")
+        process.arguments = ["--size", "1MB", "--seed", "3", "--style", style]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(arguments: ["log-compact", "log-default", "log-syslog"])
+    func aStyledCaptureIsReadAsItsFormatWithTheNSLogCapturesLifecycle(style: String) throws {
+        // The same records line for line; a longer prefix fits fewer in the size, so both are cut to the shorter.
+        let nslogLines = try Self.generate(style: "nslog").split(separator: "\n", omittingEmptySubsequences: false)
+        let styledLines = try Self.generate(style: style).split(separator: "\n", omittingEmptySubsequences: false)
+        let count = min(nslogLines.count, styledLines.count) - 1
+        let analyzer = try TestSupport.analyzer()
+        let nslog = analyzer.analyze(text: nslogLines[..<count].joined(separator: "\n"), name: "nslog")
+        let styled = analyzer.analyze(text: styledLines[..<count].joined(separator: "\n"), name: style)
+        let (reference, input) = (nslog.inputs[0], styled.inputs[0])
+        #expect(reference.lines > 5_000)
+        TestSupport.expectAccounted(input)
+        #expect(input.format == style)
+        #expect(input.formatCounts == [style: input.records])
+        #expect(input.unparsedLines == 0)
+        // The NSLog capture's unparsed lines are its garbage: lines the `log` styles' raw continuations take.
+        #expect(input.lines == reference.lines)
+        #expect(input.records == reference.records)
+        #expect(input.continuationLines == reference.continuationLines + reference.unparsedLines)
+        #expect(input.lifecycleEvents == reference.lifecycleEvents)
+        #expect(styled.processes.map(\.name) == nslog.processes.map(\.name))
+        #expect(styled.processes.map(\.pid) == nslog.processes.map(\.pid))
+        #expect(styled.violations.map(\.rule) == nslog.violations.map(\.rule))
+    }
+
+    @Test func anUnknownStyleIsAUsageError() throws {
+        let process = Process()
+        process.executableURL = TestSupport.binary.deletingLastPathComponent().appendingPathComponent(
+            "generate-capture")
+        process.arguments = ["--size", "1MB", "--style", "oslog"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(message.contains("bad style 'oslog' (nslog, log-compact, log-default, log-syslog)"))
+    }
+}
