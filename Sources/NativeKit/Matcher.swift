@@ -16,8 +16,10 @@ public final class Matcher {
     public let owner: String
     private let matchData: OpaquePointer
     private let matchContext: OpaquePointer?
-    private let ovector: UnsafeMutablePointer<Int>
-    private let unset: Int
+    // Read by `range(_:)`, inlined into callers (a record's groups are read on every line).
+    @usableFromInline let ovector: UnsafeMutablePointer<Int>
+    @usableFromInline let unset: Int
+    @usableFromInline let captureCount: Int
     private let failureLog: MatchFailureLog?
     private let failureBudget: Int
     private var failures = 0
@@ -64,6 +66,7 @@ public final class Matcher {
         self.matchData = data
         self.ovector = pcre2_get_ovector_pointer_8(data)
         self.unset = cpcre2_unset()
+        self.captureCount = regex.captureCount
         let context = pcre2_match_context_create_8(nil)
         if let context {
             pcre2_set_match_limit_8(context, limits.match)
@@ -129,9 +132,9 @@ public final class Matcher {
     }
 
     /// The byte range of capture group `group` in the last successful match, or nil if it did not take part.
-    @inline(__always)
+    @inlinable
     public func range(_ group: Int) -> Range<Int>? {
-        guard group >= 0, group <= regex.captureCount else { return nil }
+        guard group >= 0, group <= captureCount else { return nil }
         let start = ovector[2 * group]
         let end = ovector[2 * group + 1]
         if start == unset || end < start { return nil }

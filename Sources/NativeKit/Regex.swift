@@ -24,7 +24,7 @@ public final class Regex: @unchecked Sendable {
         public static let dotAll = Options(rawValue: 1 << 3)
     }
 
-    /// The source text of the pattern.
+    /// The source text of the pattern (as written, when what was compiled is a rewritten form of it).
     public let pattern: String
     /// The options the pattern was compiled with.
     public let options: Options
@@ -43,8 +43,9 @@ public final class Regex: @unchecked Sendable {
 
     let code: OpaquePointer
 
-    /// Compiles `pattern`; a syntax error throws with the byte offset where PCRE2 stopped.
-    public init(_ pattern: String, options: Options = []) throws(RegexError) {
+    /// Compiles `pattern`; a syntax error throws with the byte offset where PCRE2 stopped. `writtenAs`: the pattern
+    /// `pattern` was rewritten from, named in messages (``pattern``) instead of it.
+    public init(_ pattern: String, options: Options = [], writtenAs: String? = nil) throws(RegexError) {
         var flags: UInt32 = 0
         if options.contains(.caseless) { flags |= PCRE2_CASELESS }
         if options.contains(.utf) { flags |= PCRE2_UTF | PCRE2_MATCH_INVALID_UTF }
@@ -68,7 +69,7 @@ public final class Regex: @unchecked Sendable {
                 pattern: pattern, offset: errorOffset, message: Regex.errorMessage(errorCode))
         }
         self.code = compiled
-        self.pattern = pattern
+        self.pattern = writtenAs ?? pattern
         self.options = options
 
         var count: UInt32 = 0
@@ -91,6 +92,14 @@ public final class Regex: @unchecked Sendable {
             return compiled
         }
     }
+
+    /// Whether this PCRE2 library was built with LF as its newline (PCRE2's default, and Debian's): `.` then matches
+    /// every byte of a line split at LF, and `$` only its end, so `.*$` after any point of such a line matches the
+    /// rest of it.
+    public static let newlineIsLF: Bool = {
+        var newline: UInt32 = 0
+        return pcre2_config_8(UInt32(PCRE2_CONFIG_NEWLINE), &newline) >= 0 && newline == UInt32(PCRE2_NEWLINE_LF)
+    }()
 
     /// `literal` with every pattern metacharacter escaped, so it matches itself.
     public static func escape(_ literal: String) -> String {

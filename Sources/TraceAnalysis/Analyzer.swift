@@ -561,11 +561,11 @@ struct InputAnalysis {
         recordIndent = Bytes.indentation(UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]))
         let timeline = self.timeline(for: fields, line, number)
         let (message, encoded) = parser.rawMessage(fields, in: line)
-        guard encoded else { return noteRecord(timeline, message: message, number, fields.timestamp) }
+        guard encoded else { return timeline.with { noteRecord($0, message: message, number, fields.timestamp) } }
         var buffer: [UInt8] = []
         swap(&buffer, &decoded)
         JSONString.unescape(message, into: &buffer)
-        buffer.withUnsafeBytes { noteRecord(timeline, message: $0, number, fields.timestamp) }
+        buffer.withUnsafeBytes { bytes in timeline.with { noteRecord($0, message: bytes, number, fields.timestamp) } }
         swap(&buffer, &decoded)
     }
 
@@ -828,13 +828,14 @@ struct InputAnalysis {
         }
     }
 
+    /// The incarnation a record is of (kept alive by ``incarnations``: borrowed, not retained).
     private mutating func timeline(
         for fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int
-    ) -> ProcessTimeline {
+    ) -> Unowned {
         let nameBytes =
             fields.process.map { UnsafeRawBufferPointer(rebasing: line[$0]) }
             ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        return timeline(nameBytes: nameBytes, pid: fields.pid ?? -1, number, fields.timestamp).object
+        return timeline(nameBytes: nameBytes, pid: fields.pid ?? -1, number, fields.timestamp)
     }
 
     /// The incarnation of the process named by `nameBytes` with `pid`, made when it is new.

@@ -15,6 +15,9 @@ public struct FormatCatalog: Sendable {
         let levelGroup: Int?
         let sequenceGroup: Int?
         let messageGroup: Int
+        /// The pattern ends in `(?<message>.*)$`, and ``regex`` is it without the `.*$`: the message is its group's
+        /// start to the line's end (``messageTail``).
+        let messageToEnd: Bool
     }
 
     /// A line prefix with its compiled pattern (anchored at the start of what remains of the line).
@@ -39,9 +42,12 @@ public struct FormatCatalog: Sendable {
     let tables: RecordParser.Tables
 
     /// Compiles `formats` and `prefixes`; a pattern that does not compile, or captures the wrong names, throws.
-    public init(_ formats: [LogFormat] = LogFormat.builtin, prefixes: [LinePrefix] = LinePrefix.builtin)
-        throws(TraceAnalyzeError)
-    {
+    /// `messageTail`: match patterns that end in `(?<message>.*)$` without it (``withoutMessageTail(_:)``); off
+    /// only to check that the reports are the same either way.
+    public init(
+        _ formats: [LogFormat] = LogFormat.builtin, prefixes: [LinePrefix] = LinePrefix.builtin,
+        messageTail: Bool = true
+    ) throws(TraceAnalyzeError) {
         var compiled: [Compiled] = []
         var seen: Set<String> = []
         var furniture: [String] = []
@@ -50,7 +56,7 @@ public struct FormatCatalog: Sendable {
             guard seen.insert(format.id).inserted else {
                 throw .invalidFormat(id: format.id, field: "id", problem: "defined twice; give each format its own id")
             }
-            let regex = try Self.compile(format.pattern, format: format.id, field: "pattern")
+            var regex = try Self.compile(format.pattern, format: format.id, field: "pattern")
             guard let message = regex.groupNumber("message") else {
                 throw .invalidFormat(
                     id: format.id, field: "pattern", problem: "the pattern has no (?<message>…) capture; add one")
@@ -81,13 +87,16 @@ public struct FormatCatalog: Sendable {
                 }
                 repeats.append((regex, count))
             }
+            let shortened = messageTail ? Self.withoutMessageTail(regex) : nil
+            if let shortened { regex = shortened }
             compiled.append(
                 Compiled(
                     format: format, regex: regex, timestampGroup: regex.groupNumber("timestamp"),
                     processGroup: regex.groupNumber("process"), pidGroup: regex.groupNumber("pid"),
                     threadGroup: regex.groupNumber("thread"), subsystemGroup: regex.groupNumber("subsystem"),
                     categoryGroup: regex.groupNumber("category"), levelGroup: regex.groupNumber("level"),
-                    sequenceGroup: regex.groupNumber("sequence"), messageGroup: message))
+                    sequenceGroup: regex.groupNumber("sequence"), messageGroup: message,
+                    messageToEnd: shortened != nil))
         }
         var compiledPrefixes: [CompiledPrefix] = []
         var seenPrefixes: Set<String> = []
@@ -112,6 +121,28 @@ public struct FormatCatalog: Sendable {
             furniture.isEmpty
             ? nil : try Self.compile(furniture.joined(separator: "|"), format: "*", field: "furniture")
         self.init(formats: compiled, prefixes: compiledPrefixes, furniture: combinedFurniture, repeats: repeats)
+    }
+
+    /// How most formats end: the message is the rest of the line.
+    static let messageTail = "(?<message>.*)$"
+
+    /// `regex` without its closing `.*$`, when it ends in ``messageTail`` and that part matches the rest of the line
+    /// whatever comes before it: PCRE2 then stops at the message's start instead of stepping through every byte of
+    /// it (a third of its time on a line of the `log` tool's styles), and the parser takes the message to the line's
+    /// end. A line has no LF (lines are split at it), and with LF as PCRE2's newline `.` matches every other byte and
+    /// `$` only the end, so `.*$` cannot fail there and nothing before it matches otherwise. Not shortened: another
+    /// newline convention (the library's, or a leading `(*CR)`-style verb), and patterns where the text might not
+    /// be what it looks like (`\Q` quoting, `#` comments of `(?x)`), or where `message` is not the last group.
+    /// Messages name the pattern as written.
+    static func withoutMessageTail(_ regex: Regex) -> Regex? {
+        let pattern = regex.pattern
+        guard Regex.newlineIsLF, pattern.hasSuffix(messageTail), !pattern.hasPrefix("(*"),
+            !pattern.contains("\\Q"), !pattern.contains("#"), regex.groupNumber("message") == regex.captureCount,
+            let shortened = try? Regex(
+                String(pattern.dropLast(messageTail.count)) + "(?<message>)", writtenAs: pattern),
+            shortened.groupNumbers == regex.groupNumbers, shortened.captureCount == regex.captureCount
+        else { return nil }
+        return shortened
     }
 
     private static func compile(_ pattern: String, format: String, field: String) throws(TraceAnalyzeError) -> Regex {

@@ -10,20 +10,36 @@ final class LazyMatchers {
     private let owner: (Int) -> String
     private let failureLog: MatchFailureLog?
     private var made: [Matcher?]
+    /// ``made``'s matchers, unretained (``made`` keeps them): read per line without counting a reference.
+    private var references: [Unmanaged<Matcher>?]
 
     init(_ regexes: [Regex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
         self.regexes = regexes
         self.owner = owner
         self.failureLog = failureLog
         made = Array(repeating: nil, count: regexes.count)
+        references = Array(repeating: nil, count: regexes.count)
     }
 
     var indices: Range<Int> { regexes.indices }
 
     subscript(index: Int) -> Matcher {
         if let matcher = made[index] { return matcher }
+        return make(index)
+    }
+
+    /// Calls `body` with matcher `index` (made if new), counting no reference to it: the per-line path.
+    @inline(__always)
+    func with<R>(_ index: Int, _ body: (Matcher) -> R) -> R {
+        guard let reference = references[index] else { return body(make(index)) }
+        return reference._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(never)
+    private func make(_ index: Int) -> Matcher {
         let matcher = Matcher(regexes[index], owner: owner(index), failureLog: failureLog)
         made[index] = matcher
+        references[index] = Unmanaged.passUnretained(matcher)
         return matcher
     }
 }

@@ -111,6 +111,9 @@ public struct RecordParser {
         let isoLike: [Bool]
         /// Per format: whether lines that follow a record of it are read raw (``LogFormat/rawContinuations``).
         let rawContinuations: [Bool]
+        /// Per format: whether its message runs from its group's start to the line's end
+        /// (``FormatCatalog/Compiled/messageToEnd``).
+        let messageToEnd: [Bool]
 
         init(_ formats: [FormatCatalog.Compiled], recordFormats: [Int]) {
             jsonMessages = formats.map { $0.format.encoding == .json }
@@ -133,6 +136,7 @@ public struct RecordParser {
                 }
             }
             rawContinuations = formats.map(\.format.rawContinuations)
+            messageToEnd = formats.map(\.messageToEnd)
         }
     }
 
@@ -347,20 +351,45 @@ public struct RecordParser {
     }
 
     private mutating func parse(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Fields? {
-        let matcher = matchers[index]
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
-        guard (try? matcher.matches(rest)) == true else { return nil }
         let compiled = tables.groups[index]
-        func range(_ group: Int?) -> Range<Int>? {
-            guard let group, let range = matcher.range(group) else { return nil }
-            return (range.lowerBound + offset)..<(range.upperBound + offset)
-        }
-        guard let message = range(compiled.message) else { return nil }
+        // The groups are read while the matcher is borrowed: no reference counted per line.
+        guard
+            let ranges = matchers.with(
+                index,
+                { matcher -> GroupRanges? in
+                    guard (try? matcher.matches(rest)) == true else { return nil }
+                    return GroupRanges(compiled, of: matcher, offset: offset)
+                }), var message = ranges.message
+        else { return nil }
+        if tables.messageToEnd[index] { message = message.lowerBound..<line.count }
         return fields(
-            format: index, in: line, timestamp: range(compiled.timestamp), process: range(compiled.process),
-            pid: range(compiled.pid), thread: range(compiled.thread), subsystem: range(compiled.subsystem),
-            category: range(compiled.category), level: range(compiled.level), message: message,
-            sequence: range(compiled.sequence))
+            format: index, in: line, timestamp: ranges.timestamp, process: ranges.process, pid: ranges.pid,
+            thread: ranges.thread, subsystem: ranges.subsystem, category: ranges.category, level: ranges.level,
+            message: message, sequence: ranges.sequence)
+    }
+
+    /// Where a match put a format's groups, in the whole line.
+    private struct GroupRanges {
+        var timestamp, process, pid, thread, subsystem, category, level, sequence, message: Range<Int>?
+
+        /// The groups of `compiled` in `matcher`'s last match, of a line's bytes from `offset`.
+        @inline(__always)
+        init(_ compiled: Groups, of matcher: Matcher, offset: Int) {
+            func range(_ group: Int?) -> Range<Int>? {
+                guard let group, let range = matcher.range(group) else { return nil }
+                return (range.lowerBound &+ offset)..<(range.upperBound &+ offset)
+            }
+            timestamp = range(compiled.timestamp)
+            process = range(compiled.process)
+            pid = range(compiled.pid)
+            thread = range(compiled.thread)
+            subsystem = range(compiled.subsystem)
+            category = range(compiled.category)
+            level = range(compiled.level)
+            sequence = range(compiled.sequence)
+            message = range(compiled.message)
+        }
     }
 
     /// The fields of a record of format `index` whose groups are at these ranges of `line`.
