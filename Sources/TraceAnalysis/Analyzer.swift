@@ -555,6 +555,7 @@ struct InputAnalysis {
         }
     }
 
+    @inline(__always)
     private mutating func record(_ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int) {
         count(format: fields.formatIndex)
         rawContinuations = rawContinuationFormats[fields.formatIndex]

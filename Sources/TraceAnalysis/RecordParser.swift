@@ -350,6 +350,7 @@ public struct RecordParser {
         return offset
     }
 
+    @inline(__always)
     private mutating func parse(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Fields? {
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
         let compiled = tables.groups[index]
