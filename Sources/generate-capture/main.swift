@@ -537,22 +537,12 @@ struct Generator {
         case .nslog:
             putTimestamp(modern: process.modern)
             put(UInt8(ascii: " "))
-            put(process.name)
-            put(UInt8(ascii: "["))
-            putInt(process.pid)
-            put(UInt8(ascii: ":"))
-            put(thread)
-            put(UInt8(ascii: "]"))
+            putProcess(process, thread: thread)
         case .logCompact:
             // `2019-05-04 10:46:18.565 Df State Lab[12751:70b] [com.example.app:network] …`
             putTimestamp(modern: false)
             put(decoration.pick([" Df ", " Df ", " Df ", " Df ", " I  ", " E  ", " Db "] as [StaticString]))
-            put(process.name)
-            put(UInt8(ascii: "["))
-            putInt(process.pid)
-            put(UInt8(ascii: ":"))
-            put(thread)
-            put(UInt8(ascii: "]"))
+            putProcess(process, thread: thread)
             putSubsystem()
         case .logDefault:
             // `2019-05-04 10:46:18.564743-0500 0x70b      Default     0x0                  12751  0    State Lab: …`
@@ -582,6 +572,16 @@ struct Generator {
             putSubsystem()
         }
         put(UInt8(ascii: " "))
+    }
+
+    /// `Name[pid:thread]`.
+    mutating func putProcess(_ process: Process, thread: Bytes) {
+        put(process.name)
+        put(UInt8(ascii: "["))
+        putInt(process.pid)
+        put(UInt8(ascii: ":"))
+        put(thread)
+        put(UInt8(ascii: "]"))
     }
 
     /// ` [com.example.app:category]` on a third of the `log` styles' lines (os_log's subsystem and category).

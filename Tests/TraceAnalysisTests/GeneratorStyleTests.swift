@@ -7,18 +7,28 @@ import TraceAnalysis
 /// a style measures the same work through another format.
 @Suite("Capture generator styles")
 struct GeneratorStyleTests {
-    static func generate(style: String) throws -> String {
+    /// Runs `generate-capture` with `arguments`: its exit status, output and error output.
+    static func runGenerator(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = TestSupport.binary.deletingLastPathComponent().appendingPathComponent(
             "generate-capture")
-        process.arguments = ["--size", "1MB", "--seed", "3", "--style", style]
-        let out = Pipe()
+        process.arguments = arguments
+        let (out, err) = (Pipe(), Pipe())
         process.standardOutput = out
+        process.standardError = err
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self)
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
+    static func generate(style: String) throws -> String {
+        let result = try runGenerator(["--size", "1MB", "--seed", "3", "--style", style])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
     }
 
     @Test(arguments: ["log-compact", "log-default", "log-syslog"])
@@ -47,17 +57,9 @@ struct GeneratorStyleTests {
     }
 
     @Test func anUnknownStyleIsAUsageError() throws {
-        let process = Process()
-        process.executableURL = TestSupport.binary.deletingLastPathComponent().appendingPathComponent(
-            "generate-capture")
-        process.arguments = ["--size", "1MB", "--style", "oslog"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64)
-        #expect(message.contains("bad style 'oslog' (nslog, log-compact, log-default, log-syslog)"))
+        let result = try Self.runGenerator(["--size", "1MB", "--style", "oslog"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("bad style 'oslog' (nslog, log-compact, log-default, log-syslog)"))
+        #expect(result.stdout.isEmpty)
     }
 }
