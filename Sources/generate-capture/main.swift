@@ -2,7 +2,7 @@
 //
 //   generate-capture --size 200MB [--seed N] [--style STYLE] [--output PATH]
 //
-// The same arguments always give byte-identical output: everything comes from one SplitMix64 stream,
+// The same arguments always give byte-identical output: everything comes from SplitMix64 streams of the seed,
 // the clock is simulated (no wall time), and nothing depends on the platform.
 //
 // What a capture holds: 5 processes (classic `2013-10-13 12:24:09.948 App[12199:60b]` and modern
