@@ -464,7 +464,7 @@ struct BadInputTests {
     @Test func aReaderThatStopsAfterOneLineEndsTheRunQuietly() throws {
         let folder = try Self.temporaryFolder("head")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let generator = TestSupport.binary.deletingLastPathComponent().appendingPathComponent("generate-capture")
+        let generator = TestSupport.generator
         let capture = folder.appendingPathComponent("big.log").path
         let extra = folder.appendingPathComponent("extra.json").path
         let result = try Self.shell(

@@ -123,7 +123,7 @@ extension EndToEndTests {
     @Test func aReaderThatStopsEarlyEndsTheRunQuietly() throws {
         // A capture whose report is far bigger than a pipe's buffer, so the tool really meets EPIPE. The run still
         // writes its other reports and ends with the exit code of its findings, as if its reader had read it all.
-        let generator = TestSupport.binary.deletingLastPathComponent().appendingPathComponent("generate-capture")
+        let generator = TestSupport.generator
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(getpid()).log")
         let extra = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(getpid()).md")
         defer {

@@ -7,26 +7,9 @@ import TraceAnalysis
 /// a style measures the same work through another format.
 @Suite("Capture generator styles")
 struct GeneratorStyleTests {
-    /// Runs `generate-capture` with `arguments`: its exit status, output and error output.
-    static func runGenerator(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = TestSupport.binary.deletingLastPathComponent().appendingPathComponent(
-            "generate-capture")
-        process.arguments = arguments
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
-        )
-    }
-
     static func generate(style: String) throws -> String {
-        let result = try runGenerator(["--size", "1MB", "--seed", "3", "--style", style])
+        let result = try TestSupport.run(
+            ["--size", "1MB", "--seed", "3", "--style", style], executable: TestSupport.generator)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
     }
@@ -57,7 +40,7 @@ struct GeneratorStyleTests {
     }
 
     @Test func anUnknownStyleIsAUsageError() throws {
-        let result = try Self.runGenerator(["--size", "1MB", "--style", "oslog"])
+        let result = try TestSupport.run(["--size", "1MB", "--style", "oslog"], executable: TestSupport.generator)
         #expect(result.status == 64)
         #expect(result.stderr.contains("bad style 'oslog' (nslog, log-compact, log-default, log-syslog)"))
         #expect(result.stdout.isEmpty)

@@ -47,30 +47,14 @@ struct MessageTailTests {
         #expect(FormatCatalog.withoutMessageTail(regex) == nil)
     }
 
-    /// Lines of every kind: the samples, the real corpus, generated captures in every style, and lines with bytes
-    /// a message may hold (a CR, U+FFFD, trailing blanks, NUL).
+    /// Lines of every kind: the samples and the real corpus, generated captures in every style, and lines with
+    /// bytes a message may hold (a CR, U+FFFD, trailing blanks, NUL).
     static func lines() throws -> [String] {
-        var texts: [String] = []
-        let samples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path)
-            .filter { $0.hasSuffix(".log") }.sorted()
-        for name in samples {
-            texts.append(try String(contentsOf: TestSupport.samples.appendingPathComponent(name), encoding: .utf8))
-        }
-        if TestSupport.corpusExists {
-            for name in try FileManager.default.contentsOfDirectory(atPath: TestSupport.corpus.path).sorted()
-            where name.hasSuffix(".log") {
-                let data = try Data(contentsOf: TestSupport.corpus.appendingPathComponent(name))
-                texts.append(String(decoding: data, as: UTF8.self))
-            }
-        }
+        var lines = try TestSupport.realLines().map { String(decoding: $0, as: UTF8.self) }
         for style in ["nslog", "log-compact", "log-default", "log-syslog"] {
-            texts.append(try GeneratorStyleTests.generate(style: style))
-        }
-        // Split at LF as the reader splits (a CR stays in its line).
-        var lines = texts.flatMap { text in
-            text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
-                String(decoding: $0, as: UTF8.self)
-            }
+            lines += try GeneratorStyleTests.generate(style: style).utf8.split(
+                separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+            ).map { String(decoding: $0, as: UTF8.self) }
         }
         let odd = ["\r", "a\rb", "\u{FFFD}", "\0", "   ", "\t", "(?<message>.*)$", ""]
         let headers = [

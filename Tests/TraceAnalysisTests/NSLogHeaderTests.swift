@@ -70,19 +70,9 @@ struct NSLogHeaderTests {
         return repeatsTail
     }
 
-    /// Lines of every sample and real capture.
-    static func realLines() throws -> [[UInt8]] {
-        var urls = TestSupport.sampleNames.map { TestSupport.samples.appendingPathComponent($0) }
-        if TestSupport.corpusExists {
-            urls += try FileManager.default.contentsOfDirectory(atPath: TestSupport.corpus.path)
-                .filter { !$0.hasSuffix(".md") }.map { TestSupport.corpus.appendingPathComponent($0) }
-        }
-        return try urls.flatMap { url in try Data(contentsOf: url).split(separator: 0x0A).map { Array($0) } }
-    }
-
     @Test func agreesWithThePatternsOnEveryRealLine() throws {
         let reference = try Reference()
-        let lines = try Self.realLines()
+        let lines = try TestSupport.realLines()
         // The samples alone hold 139 lines, 83 of them NSLog; the real corpus (when it is beside the clone) thousands.
         let corpus = TestSupport.corpusExists
         #expect(lines.count > (corpus ? 1000 : 100))
@@ -129,7 +119,7 @@ struct NSLogHeaderTests {
     /// NSLog lines with random bytes replaced, inserted or removed, mostly in their header.
     @Test func agreesWithThePatternsOnMutatedLines() throws {
         let reference = try Reference()
-        let seeds = try Self.realLines().filter { $0.withUnsafeBytes { NSLogHeader.match($0) } != nil }
+        let seeds = try TestSupport.realLines().filter { $0.withUnsafeBytes { NSLogHeader.match($0) } != nil }
         #expect(!seeds.isEmpty)
         let alphabet = Array("0123456789 -:.+Z[]x\tabcDfE0x\r".utf8) + [0, 0xFF, 0xC3]
         var random = SplitMix64(seed: 42)

@@ -97,6 +97,19 @@ enum TestSupport {
             sourceLocation: sourceLocation)
     }
 
+    /// Lines of every sample and real capture, split at LF as the reader splits them.
+    static func realLines() throws -> [[UInt8]] {
+        var urls = sampleNames.map { samples.appendingPathComponent($0) }
+        if corpusExists {
+            urls += try FileManager.default.contentsOfDirectory(atPath: corpus.path)
+                .filter { !$0.hasSuffix(".md") }.map { corpus.appendingPathComponent($0) }
+        }
+        return try urls.flatMap { url in try Data(contentsOf: url).split(separator: 0x0A).map { Array($0) } }
+    }
+
+    /// The built `generate-capture` binary, beside ``binary``.
+    static var generator: URL { binary.deletingLastPathComponent().appendingPathComponent("generate-capture") }
+
     /// The built `trace-analyze` binary (built next to the test bundle by `swift test`).
     static var binary: URL {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -114,12 +127,12 @@ enum TestSupport {
         var stderr: String
     }
 
-    /// Runs the binary with `arguments`, optionally feeding `stdin`.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
-        -> RunResult
-    {
+    /// Runs the binary (or `executable`, as ``generator``) with `arguments`, optionally feeding `stdin`.
+    static func run(
+        _ arguments: [String], executable: URL = binary, stdin: String? = nil, environment: [String: String] = [:]
+    ) throws -> RunResult {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         var env = ProcessInfo.processInfo.environment
