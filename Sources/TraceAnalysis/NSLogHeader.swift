@@ -47,14 +47,14 @@ enum NSLogHeader {
     private static let close = UInt8(ascii: "]")
 
     @inline(__always)
-    private static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
 
     /// PCRE2's `\s` without Unicode properties: space, tab, LF, VT, FF, CR.
     @inline(__always)
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == space || byte &- 9 < 5 }
+    static func isSpace(_ byte: UInt8) -> Bool { byte == space || byte &- 9 < 5 }
 
     @inline(__always)
-    private static func isLowerHex(_ byte: UInt8) -> Bool { isDigit(byte) || byte &- UInt8(ascii: "a") < 6 }
+    static func isLowerHex(_ byte: UInt8) -> Bool { isDigit(byte) || byte &- UInt8(ascii: "a") < 6 }
 
     /// The bytes of a header from the end of its timestamp to the colon after the pid (` name[pid:`), kept from
     /// one record to the next: a line of the same process and pid repeats them byte for byte, and then everything
@@ -254,7 +254,7 @@ enum NSLogHeader {
 
     /// Where the run of digits starting at `index` ends (eight bytes at a time while eight are left).
     @inline(__always)
-    private static func digitRun(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+    static func digitRun(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
         var index = start
         while index &+ 8 <= count {
             let marks = nonDigits(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
@@ -265,17 +265,24 @@ enum NSLogHeader {
         return index
     }
 
-    /// The first `[` or `]` at or after `start`, or `count` (eight bytes at a time while eight are left).
+    /// The first `[` or `]` at or after `start`, or `count`.
     @inline(__always)
     private static func bracket(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+        firstOf(open, close, base, from: start, count)
+    }
+
+    /// The first `a` or `b` at or after `start`, or `count` (eight bytes at a time while eight are left).
+    @inline(__always)
+    static func firstOf(_ a: UInt8, _ b: UInt8, _ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
         var index = start
+        let (wordA, wordB) = (ones &* UInt64(a), ones &* UInt64(b))
         while index &+ 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let marks = zeroBytes(word ^ 0x5B5B_5B5B_5B5B_5B5B) | zeroBytes(word ^ 0x5D5D_5D5D_5D5D_5D5D)
+            let marks = zeroBytes(word ^ wordA) | zeroBytes(word ^ wordB)
             if marks != 0 { return index &+ marks.trailingZeroBitCount >> 3 }
             index &+= 8
         }
-        while index < count, base[index] != open, base[index] != close { index &+= 1 }
+        while index < count, base[index] != a, base[index] != b { index &+= 1 }
         return index
     }
 
@@ -296,7 +303,7 @@ enum NSLogHeader {
 
     /// `Df|Db|E |I |A |F |Er|Fa|Ft`, the type codes of `log --style compact`.
     @inline(__always)
-    private static func isCompactType(_ a: UInt8, _ b: UInt8) -> Bool {
+    static func isCompactType(_ a: UInt8, _ b: UInt8) -> Bool {
         switch (a, b) {
         case (UInt8(ascii: "D"), UInt8(ascii: "f")), (UInt8(ascii: "D"), UInt8(ascii: "b")),
             (UInt8(ascii: "E"), space), (UInt8(ascii: "I"), space), (UInt8(ascii: "A"), space),

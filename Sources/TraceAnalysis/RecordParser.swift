@@ -114,6 +114,8 @@ public struct RecordParser {
         /// Per format: whether its message runs from its group's start to the line's end
         /// (``FormatCatalog/Compiled/messageToEnd``).
         let messageToEnd: [Bool]
+        /// Per format: the `log` style its pattern has, when ``LogStyleHeader`` reads its lines instead of PCRE2.
+        let logStyles: [LogStyleHeader.Style?]
 
         init(_ formats: [FormatCatalog.Compiled], recordFormats: [Int]) {
             jsonMessages = formats.map { $0.format.encoding == .json }
@@ -137,6 +139,7 @@ public struct RecordParser {
             }
             rawContinuations = formats.map(\.format.rawContinuations)
             messageToEnd = formats.map(\.messageToEnd)
+            logStyles = formats.map { LogStyleHeader.style(ofPattern: $0.format.pattern) }
         }
     }
 
@@ -353,6 +356,17 @@ public struct RecordParser {
     @inline(__always)
     private mutating func parse(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Fields? {
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
+        if let style = tables.logStyles[index] {
+            guard let match = LogStyleHeader.match(rest, style) else { return nil }
+            @inline(__always) func shift(_ range: Range<Int>) -> Range<Int> {
+                offset == 0 ? range : (range.lowerBound &+ offset)..<(range.upperBound &+ offset)
+            }
+            return fields(
+                format: index, in: line, timestamp: shift(match.timestamp), process: shift(match.process),
+                pid: shift(match.pid), thread: match.thread.map(shift), subsystem: match.subsystem.map(shift),
+                category: match.category.map(shift), level: match.level.map(shift), message: shift(match.message),
+                sequence: nil)
+        }
         let compiled = tables.groups[index]
         // The groups are read while the matcher is borrowed: no reference counted per line.
         guard

@@ -1,0 +1,286 @@
+import NativeKit
+
+/// Reads the lines of the `log` tool's three text styles (``LogFormat/logCompact``, ``LogFormat/logDefault``,
+/// ``LogFormat/logSyslog``) byte by byte, giving exactly the match their patterns give, without running PCRE2.
+///
+/// Captures from a Mac or a simulator (`log show`, `log stream`, `xcrun simctl spawn booted log stream`) are read
+/// through these formats, a line at a time. As with ``NSLogHeader``, the patterns stay the definition:
+/// ``RecordParser`` takes this path only for a format whose pattern is one of these three, unchanged, and only when
+/// PCRE2 reads newlines as LF (`.` then matches every byte of a line). Every part of the patterns is read the way
+/// PCRE2's backtracking reads it; where a part can match in more than one way (the TTL column of the default style
+/// before a process name) the way PCRE2 tries first is followed. `LogStyleHeaderTests` compares both on the
+/// samples, the real corpus, generated captures of each style, and mutated lines.
+enum LogStyleHeader {
+    enum Style: Sendable { case compact, `default`, syslog }
+
+    /// Where the groups of a matching line are (offsets into the line); nil for an optional group that did not
+    /// take part. Held in ``ByteSpan``s, as ``NSLogHeader/Match`` is: one is made for every line.
+    struct Match: Equatable {
+        private var spans:
+            (
+                timestamp: ByteSpan, level: ByteSpan, process: ByteSpan, pid: ByteSpan, thread: ByteSpan,
+                subsystem: ByteSpan, category: ByteSpan, message: ByteSpan
+            )
+
+        @inline(__always)
+        init(
+            timestamp: Range<Int>, level: Range<Int>?, process: Range<Int>, pid: Range<Int>, thread: Range<Int>?,
+            subsystem: Range<Int>?, category: Range<Int>?, message: Range<Int>
+        ) {
+            spans = (
+                ByteSpan(timestamp), ByteSpan(level), ByteSpan(process), ByteSpan(pid), ByteSpan(thread),
+                ByteSpan(subsystem), ByteSpan(category), ByteSpan(message)
+            )
+        }
+
+        var timestamp: Range<Int> { spans.timestamp.whole }
+        var level: Range<Int>? { spans.level.range }
+        var process: Range<Int> { spans.process.whole }
+        var pid: Range<Int> { spans.pid.whole }
+        var thread: Range<Int>? { spans.thread.range }
+        var subsystem: Range<Int>? { spans.subsystem.range }
+        var category: Range<Int>? { spans.category.range }
+        var message: Range<Int> { spans.message.whole }
+
+        /// Sets the groups ``LogStyleHeader/rest(_:_:_:)`` reads.
+        @inline(__always)
+        mutating func setRest(subsystem: Range<Int>?, category: Range<Int>?, message: Range<Int>) {
+            spans.subsystem = ByteSpan(subsystem)
+            spans.category = ByteSpan(category)
+            spans.message = ByteSpan(message)
+        }
+
+        static func == (a: Match, b: Match) -> Bool {
+            a.timestamp == b.timestamp && a.level == b.level && a.process == b.process && a.pid == b.pid
+                && a.thread == b.thread && a.subsystem == b.subsystem && a.category == b.category
+                && a.message == b.message
+        }
+    }
+
+    /// The style whose pattern `pattern` is, when it is one of the three built-in `log` patterns and PCRE2's
+    /// newline is LF.
+    static func style(ofPattern pattern: String) -> Style? {
+        guard Regex.newlineIsLF else { return nil }
+        switch pattern {
+        case LogFormat.logCompact.pattern: return .compact
+        case LogFormat.logDefault.pattern: return .default
+        case LogFormat.logSyslog.pattern: return .syslog
+        default: return nil
+        }
+    }
+
+    /// The match of the `style` pattern on `line`, or nil when it does not match.
+    @inline(__always)
+    static func match(_ line: UnsafeRawBufferPointer, _ style: Style) -> Match? {
+        guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        switch style {
+        case .compact: return compact(base, line.count)
+        case .default: return standard(base, line.count)
+        case .syslog: return syslog(base, line.count)
+        }
+    }
+
+    private static let space = UInt8(ascii: " ")
+    private static let colon = UInt8(ascii: ":")
+    private static let open = UInt8(ascii: "[")
+    private static let close = UInt8(ascii: "]")
+
+    /// `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.` in the line's first 20 bytes (the caller checked it has 20 or more).
+    @inline(__always)
+    private static func dateAndTime(_ base: UnsafePointer<UInt8>) -> Bool {
+        let raw = UnsafeRawPointer(base)
+        return NSLogHeader.dateAndTime(
+            (
+                UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+            ))
+    }
+
+    /// `^(?<timestamp>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (?<level>Df|Db|E |I |A |F |Er|Fa|Ft) `
+    /// `(?<process>[^\[\]]+?)\[(?<pid>\d+):(?<thread>[0-9a-f]+)\] ?` and ``rest(_:_:_:)``.
+    @inline(__always)
+    private static func compact(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
+        // Shortest possible: 23 (timestamp) + " Df " + "p[1:1]".
+        guard count >= 33, dateAndTime(base), NSLogHeader.isDigit(base[20]), NSLogHeader.isDigit(base[21]),
+            NSLogHeader.isDigit(base[22]), base[23] == space, NSLogHeader.isCompactType(base[24], base[25]),
+            base[26] == space
+        else { return nil }
+        // The process runs to the first bracket, which must open (it holds neither).
+        let bracket = NSLogHeader.firstOf(open, close, base, from: 27, count)
+        guard bracket > 27, bracket < count, base[bracket] == open else { return nil }
+        let pidEnd = NSLogHeader.digitRun(base, from: bracket &+ 1, count)
+        guard pidEnd > bracket &+ 1, pidEnd < count, base[pidEnd] == colon else { return nil }
+        var index = pidEnd &+ 1
+        while index < count, NSLogHeader.isLowerHex(base[index]) { index &+= 1 }
+        guard index > pidEnd &+ 1, index < count, base[index] == close else { return nil }
+        let thread = (pidEnd &+ 1)..<index
+        index &+= 1
+        if index < count, base[index] == space { index &+= 1 }
+        var match = Match(
+            timestamp: 0..<23, level: 24..<26, process: 27..<bracket, pid: (bracket &+ 1)..<pidEnd, thread: thread,
+            subsystem: nil, category: nil, message: index..<count)
+        rest(base, count, &match)
+        return match
+    }
+
+    /// `^(?<timestamp>…) +(?<thread>0x[0-9a-f]+) +(?<level>[A-Z][a-z]+) +0x[0-9a-f]+ +(?<pid>\d+) +(?:\d+ +)?`
+    /// `(?<process>[^:]+?): ` and ``rest(_:_:_:)``.
+    @inline(__always)
+    private static func standard(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
+        guard count >= 26, dateAndTime(base), let timestampEnd = zoneEnd(base, count),
+            timestampEnd < count, base[timestampEnd] == space
+        else { return nil }
+        var index = spaces(base, from: timestampEnd, count)
+        guard let threadEnd = hexNumber(base, from: index, count) else { return nil }
+        let thread = index..<threadEnd
+        index = spaces(base, from: threadEnd, count)
+        // `[A-Z][a-z]+ +`
+        guard index < count, base[index] &- UInt8(ascii: "A") < 26 else { return nil }
+        var levelEnd = index &+ 1
+        while levelEnd < count, base[levelEnd] &- UInt8(ascii: "a") < 26 { levelEnd &+= 1 }
+        guard levelEnd > index &+ 1, levelEnd < count, base[levelEnd] == space else { return nil }
+        let level = index..<levelEnd
+        index = spaces(base, from: levelEnd, count)
+        guard let activityEnd = hexNumber(base, from: index, count) else { return nil }
+        index = spaces(base, from: activityEnd, count)
+        let pidEnd = NSLogHeader.digitRun(base, from: index, count)
+        guard pidEnd > index, pidEnd < count, base[pidEnd] == space else { return nil }
+        let pid = index..<pidEnd
+        let afterPid = spaces(base, from: pidEnd, count)
+        // `(?:\d+ +)?(?<process>[^:]+?): `: the process can hold no colon, so it ends at the first one, which a
+        // space must follow, whichever way the spaces and the TTL column are read. The column is taken when it is
+        // there; if the colon comes right after its spaces, PCRE2 backtracks: to one space fewer when there were
+        // two or more (the process is the last space), else past the column (the process is the column and its
+        // space). With no column and the colon right after the pid's spaces, it gives the pid's spaces one back
+        // when there were two or more (the process is again the last space).
+        let colonAt = firstColon(base, from: afterPid, count)
+        guard colonAt &+ 1 < count, base[colonAt &+ 1] == space else { return nil }
+        var processStart = afterPid
+        if afterPid < count, NSLogHeader.isDigit(base[afterPid]) {
+            let ttlEnd = NSLogHeader.digitRun(base, from: afterPid, count)
+            if ttlEnd < count, base[ttlEnd] == space {
+                let columnEnd = spaces(base, from: ttlEnd, count)
+                if columnEnd < colonAt {
+                    processStart = columnEnd
+                } else if columnEnd &- ttlEnd >= 2 {
+                    processStart = columnEnd &- 1
+                }
+            }
+        }
+        if processStart == colonAt, afterPid &- pidEnd >= 2 { processStart = afterPid &- 1 }
+        guard processStart < colonAt else { return nil }
+        var match = Match(
+            timestamp: 0..<timestampEnd, level: level, process: processStart..<colonAt, pid: pid, thread: thread,
+            subsystem: nil, category: nil, message: (colonAt &+ 2)..<count)
+        rest(base, count, &match)
+        return match
+    }
+
+    /// `^(?<timestamp>…)  ?\S+ (?<process>[^\[\]]+?)\[(?<pid>\d+)\]: ` and ``rest(_:_:_:)``.
+    @inline(__always)
+    private static func syslog(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
+        guard count >= 26, dateAndTime(base), let timestampEnd = zoneEnd(base, count),
+            timestampEnd < count, base[timestampEnd] == space
+        else { return nil }
+        // `  ?\S+ `: a second space is taken when there is one; `\S+` then ends at the first whitespace, which
+        // must be a space (a shorter run would leave a non-space before it).
+        var hostStart = timestampEnd &+ 1
+        if hostStart < count, base[hostStart] == space { hostStart &+= 1 }
+        var hostEnd = hostStart
+        while hostEnd < count, !NSLogHeader.isSpace(base[hostEnd]) { hostEnd &+= 1 }
+        guard hostEnd > hostStart, hostEnd < count, base[hostEnd] == space else { return nil }
+        let processStart = hostEnd &+ 1
+        let bracket = NSLogHeader.firstOf(open, close, base, from: processStart, count)
+        guard bracket > processStart, bracket < count, base[bracket] == open else { return nil }
+        let pidEnd = NSLogHeader.digitRun(base, from: bracket &+ 1, count)
+        guard pidEnd > bracket &+ 1, pidEnd &+ 2 < count, base[pidEnd] == close, base[pidEnd &+ 1] == colon,
+            base[pidEnd &+ 2] == space
+        else { return nil }
+        var match = Match(
+            timestamp: 0..<timestampEnd, level: nil, process: processStart..<bracket, pid: (bracket &+ 1)..<pidEnd,
+            thread: nil, subsystem: nil, category: nil, message: (pidEnd &+ 3)..<count)
+        rest(base, count, &match)
+        return match
+    }
+
+    /// `(?:\([^()]*\) )?(?:\[(?<subsystem>[^:\]\s]+):(?<category>[^\]]*)\] )?(?<message>.*)$` from the start of
+    /// `match.message`: each optional group is taken where it matches (the message then matches whatever is left,
+    /// so PCRE2 never backtracks into them), and the message is what follows.
+    @inline(__always)
+    private static func rest(_ base: UnsafePointer<UInt8>, _ count: Int, _ match: inout Match) {
+        var index = match.message.lowerBound
+        var subsystem: Range<Int>?
+        var category: Range<Int>?
+        if index < count, base[index] == UInt8(ascii: "(") {
+            let end = NSLogHeader.firstOf(UInt8(ascii: "("), UInt8(ascii: ")"), base, from: index &+ 1, count)
+            if end &+ 1 < count, base[end] == UInt8(ascii: ")"), base[end &+ 1] == space { index = end &+ 2 }
+        }
+        if index < count, base[index] == open {
+            var subsystemEnd = index &+ 1
+            while subsystemEnd < count, base[subsystemEnd] != colon, base[subsystemEnd] != close,
+                !NSLogHeader.isSpace(base[subsystemEnd])
+            {
+                subsystemEnd &+= 1
+            }
+            if subsystemEnd > index &+ 1, subsystemEnd < count, base[subsystemEnd] == colon {
+                let end = NSLogHeader.firstOf(close, close, base, from: subsystemEnd &+ 1, count)
+                if end &+ 1 < count, base[end &+ 1] == space {
+                    subsystem = (index &+ 1)..<subsystemEnd
+                    category = (subsystemEnd &+ 1)..<end
+                    index = end &+ 2
+                }
+            }
+        }
+        match.setRest(subsystem: subsystem, category: category, message: index..<count)
+    }
+
+    /// The end of `\d+[+-]\d\d:?\d\d` from byte 20 (the fraction and the zone of a `log` timestamp), or nil.
+    @inline(__always)
+    private static func zoneEnd(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        var index = NSLogHeader.digitRun(base, from: 20, count)
+        guard index > 20, index &+ 2 < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-"),
+            NSLogHeader.isDigit(base[index &+ 1]), NSLogHeader.isDigit(base[index &+ 2])
+        else { return nil }
+        index &+= 3
+        if index < count, base[index] == colon { index &+= 1 }
+        guard index &+ 1 < count, NSLogHeader.isDigit(base[index]), NSLogHeader.isDigit(base[index &+ 1]) else {
+            return nil
+        }
+        return index &+ 2
+    }
+
+    /// The end of the run of spaces at `start` (eight bytes at a time while eight are left: the default style
+    /// pads its columns with dozens).
+    @inline(__always)
+    private static func spaces(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+        var index = start
+        while index &+ 8 <= count {
+            let others =
+                UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                ^ 0x2020_2020_2020_2020
+            if others != 0 { return index &+ others.trailingZeroBitCount >> 3 }
+            index &+= 8
+        }
+        while index < count, base[index] == space { index &+= 1 }
+        return index
+    }
+
+    /// The end of `0x[0-9a-f]+` at `start` when a space follows it (as ` +` does in every place it is used), or nil.
+    @inline(__always)
+    private static func hexNumber(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int? {
+        guard start &+ 2 < count, base[start] == UInt8(ascii: "0"), base[start &+ 1] == UInt8(ascii: "x") else {
+            return nil
+        }
+        var index = start &+ 2
+        while index < count, NSLogHeader.isLowerHex(base[index]) { index &+= 1 }
+        guard index > start &+ 2, index < count, base[index] == space else { return nil }
+        return index
+    }
+
+    /// The first colon at or after `start`, or `count`.
+    @inline(__always)
+    private static func firstColon(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+        NSLogHeader.firstOf(colon, colon, base, from: start, count)
+    }
+}

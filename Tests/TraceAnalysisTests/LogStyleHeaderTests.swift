@@ -1,0 +1,174 @@
+import Foundation
+import NativeKit
+import Testing
+
+@testable import TraceAnalysis
+
+/// ``LogStyleHeader`` stands in for the three `log` style patterns: on every line it must give exactly what PCRE2
+/// gives with each of them — whether it matches, and every group's range.
+@Suite("log style header reader")
+struct LogStyleHeaderTests {
+    static let styles: [(LogStyleHeader.Style, LogFormat)] = [
+        (.compact, .logCompact), (.default, .logDefault), (.syslog, .logSyslog),
+    ]
+
+    /// What the patterns give, per style: the groups, or nil.
+    final class Reference {
+        let patterns: [(LogStyleHeader.Style, Matcher, Regex)]
+
+        init() throws {
+            patterns = try LogStyleHeaderTests.styles.map { style, format in
+                let regex = try Regex(format.pattern)
+                return (style, Matcher(regex), regex)
+            }
+        }
+
+        func match(_ line: [UInt8], _ index: Int) throws -> LogStyleHeader.Match? {
+            let (_, matcher, regex) = patterns[index]
+            guard try line.withUnsafeBytes({ try matcher.matches($0) }) else { return nil }
+            func range(_ name: String) -> Range<Int>? { regex.groupNumber(name).flatMap { matcher.range($0) } }
+            return LogStyleHeader.Match(
+                timestamp: try #require(range("timestamp")), level: range("level"),
+                process: try #require(range("process")), pid: try #require(range("pid")), thread: range("thread"),
+                subsystem: range("subsystem"), category: range("category"), message: try #require(range("message")))
+        }
+    }
+
+    /// Checks `line` against each style's pattern; returns how many of them match it.
+    @discardableResult
+    static func check(_ line: [UInt8], _ reference: Reference) throws -> Int {
+        var matched = 0
+        for (index, (style, _)) in styles.enumerated() {
+            let expected = try reference.match(line, index)
+            let actual = line.withUnsafeBytes { LogStyleHeader.match($0, style) }
+            #expect(actual == expected, "\(style): \(String(decoding: line, as: UTF8.self).debugDescription)")
+            if expected != nil { matched += 1 }
+        }
+        return matched
+    }
+
+    @Test func theBuiltinPatternsAreRecognisedAndNoOther() throws {
+        #expect(Regex.newlineIsLF)
+        for (style, format) in Self.styles { #expect(LogStyleHeader.style(ofPattern: format.pattern) == style) }
+        #expect(LogStyleHeader.style(ofPattern: LogFormat.nslogModern.pattern) == nil)
+        #expect(LogStyleHeader.style(ofPattern: LogFormat.logCompact.pattern + " ") == nil)
+        let tables = try FormatCatalog().tables
+        let ids = try FormatCatalog().formats.map(\.format.id)
+        #expect(ids.indices.filter { tables.logStyles[$0] != nil }.map { ids[$0] } == Self.styles.map(\.1.id))
+    }
+
+    @Test func agreesWithThePatternsOnEveryLine() throws {
+        let reference = try Reference()
+        // The samples and the corpus, a generated capture of each style, and lines with odd bytes in a message.
+        let lines = try MessageTailTests.lines()
+        var matched = 0
+        for line in lines { matched += try Self.check(Array(line.utf8), reference) }
+        #expect(matched > 10_000)
+    }
+
+    /// The parser reads a `log` line behind prefixes (a CI runner's timestamp, quoting, grep's line numbers) to
+    /// the same fields as alone: the reader's offsets are moved past the prefixes.
+    @Test func aLineBehindPrefixesParsesToTheSameFields() throws {
+        let parser = RecordParser(
+            catalog: try FormatCatalog(), dates: DateInference(reference: DateInference.sampleReference), zone: nil)
+        var checked = 0
+        for style in ["log-compact", "log-default", "log-syslog"] {
+            let lines = try GeneratorStyleTests.generate(style: style).split(separator: "\n").prefix(400)
+            for line in lines.map(String.init) {
+                guard let alone = parser.fields(of: line), alone.format == style else { continue }
+                for prefix in ["2024-01-02T03:04:05.678Z ", "> ", "12:> "] {
+                    var behind = try #require(parser.fields(of: prefix + line), "\(prefix)\(line)")
+                    #expect(!behind.prefixes.isEmpty)
+                    behind.prefixes = []
+                    #expect(behind == alone, "\(prefix)\(line)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 2_000)
+    }
+
+    /// Hand-written edge cases around every part of the three patterns.
+    @Test(arguments: [
+        // compact
+        "2026-08-17 19:20:56.402 Df node[19887:b199e5] [com.apple.network:path] nw_path_libinfo_path_check",
+        "2026-08-17 19:20:56.402 Df node[1:a]msg", "2026-08-17 19:20:56.402 Df node[1:a]",
+        "2026-08-17 19:20:56.402 Df n[1:a]",
+        "2026-08-17 19:20:56.402 Df node[1:A] x", "2026-08-17 19:20:56.402 Df node[1:ag] x",
+        "2026-08-17 19:20:56.402 Dx node[1:a] x", "2026-08-17 19:20:56.4021 Df node[1:a] x",
+        "2026-08-17 19:20:56.402 E  kernel[0:9b86] (Sandbox) Sandbox: mapssyncd(14783) deny(1)",
+        "2026-08-17 19:20:56.402 Er no]de[1:a] x", "2026-08-17 19:20:56.402 Fa [1:a] x",
+        "2026-08-17 19:20:56.402 Ft My App[1:a] (a(b) c", "2026-08-17 19:20:56.402 Df a[1:a] (ab)c",
+        "2026-08-17 19:20:56.402 Df a[1:a] () x", "2026-08-17 19:20:56.402 Df a[1:a] (x) [s:c] m",
+        "2026-08-17 19:20:56.402 Df a[1:a] [a:b]c", "2026-08-17 19:20:56.402 Df a[1:a] [a b:c] x",
+        "2026-08-17 19:20:56.402 Df a[1:a] [:c] x", "2026-08-17 19:20:56.402 Df a[1:a] [a:] x",
+        "2026-08-17 19:20:56.402 Df a[1:a] [a:b] ", "2026-08-17 19:20:56.402 Df a[1:a] [a:b]]",
+        "2026-08-17 19:20:56.402 Df a[1:a] [a[b:c:d] x", "2026-08-17 19:20:56.402 Df a[1:a] [a\t:b] x",
+        "2026-08-17 19:20:56.402 Df a[1:a] [a:b\t] x", "2026-08-17 19:20:56.402 Df a[1:a]  [a:b] x",
+        "2026-08-17 19:20:56.402 Df a[1:a] (x)  [a:b] x", "2026-08-17 19:20:56.402 Df a[1:a] (x)",
+        // default
+        "2023-07-19 08:22:51.916784+0300 0x3058     Info        0x0                  599    0    remotepairingd: (RemotePairing) [com.apple.dt.remotepairing:networktunnelmanager] tunnel-1: up",
+        "2017-12-07 18:33:57.087589+0800 0x1db404   Default     0x0                  48240  Ur iOS AppName: (CFNetwork) Task",
+        "2023-07-19 08:22:51.916784+03:00 0x3058 Info 0x0 599 0 d: x",
+        "2023-07-19 08:22:51.916784+030 0x3058 Info 0x0 599 d: x",
+        "2023-07-19 08:22:51.916784 0x3058 Info 0x0 599 d: x", "2023-07-19 08:22:51.9+0300 0x3058 Info 0x0 599 d: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599    0    : x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599    0 : x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599    0: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599    : x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599    0    d:x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599 12ab: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599 12 34 d: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599 d:: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599 d: ",
+        "2023-07-19 08:22:51.916784+0300 0x3058 INFO 0x0 599 d: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 I 0x0 599 d: x",
+        "2023-07-19 08:22:51.916784+0300 0X3058 Info 0x0 599 d: x",
+        "2023-07-19 08:22:51.916784+0300 0x Info 0x0 599 d: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 599\td: x",
+        "2023-07-19 08:22:51.916784+0300 0x3058 Info 0x0 d: x",
+        "2023-07-19 08:22:51.916784+0300  0x3058  Info  0x0af  599  d [x]: (y) [s:c] m",
+        // syslog
+        "2023-09-27 22:55:39.622369+0200  localhost legacyScreenSaver[41737]: (ScreenSaverExample) hello",
+        "2017-09-13 15:26:57.228948-0700 localhost Runner[37195]: (Flutter) Observatory listening",
+        "2017-09-13 15:26:57.228948-0700   localhost Runner[1]: x",
+        "2017-09-13 15:26:57.228948-0700 \tlocalhost Runner[1]: x",
+        "2017-09-13 15:26:57.228948-0700 local\thost Runner[1]: x",
+        "2017-09-13 15:26:57.228948-0700 localhost Runner[1]:x",
+        "2017-09-13 15:26:57.228948-0700 localhost Runner[1] : x", "2017-09-13 15:26:57.228948-0700 localhost [1]: x",
+        "2017-09-13 15:26:57.228948-0700 localhost  Runner[1]: x",
+        "2017-09-13 15:26:57.228948-0700 localhost My App[1]: ",
+        "2017-09-13 15:26:57.228948-0700 localhost a]b[1]: x", "2017-09-13 15:26:57.228948-0700 h p[12a]: x",
+        "2017-09-13 15:26:57.228948-07:00 h p[1]: [s:c] \0\r\u{FF}",
+    ])
+    func agreesWithThePatternsOnEdgeCases(_ line: String) throws {
+        try Self.check(Array(line.utf8), try Reference())
+    }
+
+    /// Lines of the three styles with random bytes replaced, inserted or removed, mostly in their header.
+    @Test func agreesWithThePatternsOnMutatedLines() throws {
+        let reference = try Reference()
+        var seeds = try MessageTailTests.lines().map { Array($0.utf8) }.filter { line in
+            Self.styles.contains { style, _ in line.withUnsafeBytes { LogStyleHeader.match($0, style) } != nil }
+        }
+        #expect(seeds.count > 1_000)
+        var random = SplitMix64(seed: 7)
+        seeds = (0..<300).map { _ in seeds[Int(random.next() % UInt64(seeds.count))] }
+        let alphabet = Array("0123456789 -+:.[]()x\tabfDEIAFrt:\r".utf8) + [0, 0xFF, 0xC3]
+        var matched = 0
+        for round in 0..<20_000 {
+            var line = seeds[round % seeds.count]
+            for _ in 0...Int(random.next() % 3) {
+                let position = Int(random.next() % UInt64(min(line.count, 96) + 1))
+                let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                switch random.next() % 3 {
+                case 0 where position < line.count: line[position] = byte
+                case 1 where position < line.count: line.remove(at: position)
+                default: line.insert(byte, at: position)
+                }
+            }
+            matched += try Self.check(line, reference)
+        }
+        #expect(matched > 5_000)
+    }
+}
