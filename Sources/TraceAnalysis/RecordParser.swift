@@ -318,7 +318,11 @@ public struct RecordParser {
     /// The bytes prefix `index` covers at `offset`, or nil when it does not match there (or matches nothing).
     @inline(__always)
     private func prefixLength(_ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
-        let matcher = prefixMatchers[index]
+        Self.prefixLength(prefixMatchers[index], line, from: offset)
+    }
+
+    @inline(__always)
+    private static func prefixLength(_ matcher: Matcher, _ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
         guard offset < line.count, (try? matcher.matches(UnsafeRawBufferPointer(rebasing: line[offset...]))) == true,
             let range = matcher.range(0), range.upperBound > 0
         else { return nil }
@@ -341,13 +345,20 @@ public struct RecordParser {
     /// quoting, wrapper timestamps) the last record carried, so continuation lines can be measured and read.
     @inline(__always)
     public func contentOffset(_ line: UnsafeRawBufferPointer) -> Int {
-        prefixChain.isEmpty ? 0 : markerPrefixesLength(line)
+        prefixChain.isEmpty
+            ? 0
+            : Self.markerPrefixesLength(
+                line, chain: prefixChain, matchers: prefixMatchers, prefixes: catalog.prefixes)
     }
 
-    private func markerPrefixesLength(_ line: UnsafeRawBufferPointer) -> Int {
+    /// Static, and handed only what it reads: a method would be handed the whole parser, which the per-line path
+    /// then copies (hundreds of bytes) for every line, prefixes or not.
+    private static func markerPrefixesLength(
+        _ line: UnsafeRawBufferPointer, chain: [Int], matchers: LazyMatchers, prefixes: [FormatCatalog.CompiledPrefix]
+    ) -> Int {
         var offset = 0
-        for index in prefixChain where !catalog.prefixes[index].prefix.isIndentation {
-            guard let length = prefixLength(index, line, from: offset) else { break }
+        for index in chain where !prefixes[index].prefix.isIndentation {
+            guard let length = prefixLength(matchers[index], line, from: offset) else { break }
             offset += length
         }
         return offset
@@ -482,7 +493,9 @@ public struct RecordParser {
     }
 
     /// Whether `content` (a line past its marker prefixes, ``contentOffset(_:)``) is a format's furniture: a
-    /// header, a preamble, a statistics trailer.
+    /// header, a preamble, a statistics trailer. (Inlined, as ``repeatCount(content:)`` is: a call would be
+    /// handed the whole parser, copied for every line that is not a record.)
+    @inline(__always)
     public func isFurniture(content: UnsafeRawBufferPointer) -> Bool {
         guard let furnitureMatcher else { return false }
         return (try? furnitureMatcher.matches(content)) == true
@@ -490,6 +503,7 @@ public struct RecordParser {
 
     /// How many times the previous message was repeated, when `content` (a line past its marker prefixes) is a
     /// repeat line.
+    @inline(__always)
     public func repeatCount(content: UnsafeRawBufferPointer) -> Int? {
         for (index, matcher) in repeatMatchers.enumerated() {
             guard (try? matcher.matches(content)) == true, let range = matcher.range(catalog.repeats[index].countGroup)
