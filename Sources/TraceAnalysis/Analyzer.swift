@@ -474,13 +474,17 @@ struct InputAnalysis {
     ) {
         // Inside an open dump only the last record's shape can end it: a full search would be wasted on every
         // line of a long NSDictionary.
-        let parsed: RecordParser.Fields?
+        var fields = RecordParser.Fields.unset
+        let parsed: Bool
         if read {
-            parsed = bracketDepth > 0 ? parser.parseLikeLast(line, header: header) : parser.parse(line, header: header)
+            parsed =
+                bracketDepth > 0
+                ? parser.parseLikeLast(line, header: header, into: &fields)
+                : parser.parse(line, header: header, into: &fields)
         } else {
-            parsed = bracketDepth > 0 ? parser.parseLikeLast(line) : parser.parse(line)
+            parsed = bracketDepth > 0 ? parser.parseLikeLast(line, into: &fields) : parser.parse(line, into: &fields)
         }
-        if let fields = parsed {
+        if parsed {
             parser.countPrefixes(into: &prefixLines)
             if let sequence = fields.sequence, let time = fields.timestamp {
                 if let first = ties.first, first.fields.timestamp != time || ties.count >= Self.maxTies { flushTies() }

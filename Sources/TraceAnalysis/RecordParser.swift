@@ -27,6 +27,9 @@ public struct RecordParser {
             self.messageSpan = ByteSpan(message)
         }
 
+        /// Fields to be written by ``RecordParser/parse(_:into:)``: of no format.
+        public static var unset: Fields { Fields(formatIndex: -1, message: 0..<0) }
+
         public var process: Range<Int>? {
             get { spans.process.range }
             set { spans.process = ByteSpan(newValue) }
@@ -215,15 +218,23 @@ public struct RecordParser {
     /// The fields of `line`, or nil when no record format matches it, with or without known prefixes.
     @inline(__always)
     public mutating func parse(_ line: UnsafeRawBufferPointer) -> Fields? {
-        guard preferred >= 0 else { return nil }
-        let header = quickShape != nil ? NSLogHeader.match(line) : nil
-        return parse(line, header: header)
+        var fields = Fields.unset
+        return parse(line, into: &fields) ? fields : nil
     }
 
-    /// ``parse(_:)`` where ``quickShape`` is not nil and `header` is already `NSLogHeader.match(line)`.
+    /// ``parse(_:)`` writing the fields into `fields` (whose old value is overwritten when it returns true, and
+    /// may be when it returns false): the per-line path, where a returned value would be copied from step to step.
     @inline(__always)
-    mutating func parse(_ line: UnsafeRawBufferPointer, header: NSLogHeader.Match?) -> Fields? {
-        guard preferred >= 0 else { return nil }
+    public mutating func parse(_ line: UnsafeRawBufferPointer, into fields: inout Fields) -> Bool {
+        guard preferred >= 0 else { return false }
+        let header = quickShape != nil ? NSLogHeader.match(line) : nil
+        return parse(line, header: header, into: &fields)
+    }
+
+    /// ``parse(_:into:)`` where ``quickShape`` is not nil and `header` is already `NSLogHeader.match(line)`.
+    @inline(__always)
+    mutating func parse(_ line: UnsafeRawBufferPointer, header: NSLogHeader.Match?, into fields: inout Fields) -> Bool {
+        guard preferred >= 0 else { return false }
         var nslog = false
         if quickShape != nil {
             // The last record was NSLog: read this line as NSLog first, without PCRE2.
@@ -231,36 +242,48 @@ public struct RecordParser {
                 let index = match.shape == .modern ? tables.nslogModern : tables.nslogClassic
                 if index >= 0 {
                     preferred = index
-                    return fields(of: match, format: index, in: line)
+                    fill(&fields, of: match, format: index, in: line)
+                    return true
                 }
             } else {
                 nslog = true  // no NSLog pattern matches: neither the preferred format nor any NSLog one is tried
             }
         }
-        if !nslog, let fields = parseLikeLast(line) { return fields }
+        if !nslog, parseLikeLast(line, into: &fields) { return true }
         searchChain.removeAll(keepingCapacity: true)
-        guard let fields = search(line, from: 0, depth: 0, skippingNSLog: nslog) else { return nil }
+        guard search(line, from: 0, depth: 0, skippingNSLog: nslog, into: &fields) else { return false }
         prefixChain = searchChain
-        return fields
+        return true
     }
 
     /// The fields of `line` when the format and prefixes of the last record fit it; nothing else is tried (for
     /// lines inside an open NSDictionary dump, which are continuations unless their own record resumes).
     @inline(__always)
     public mutating func parseLikeLast(_ line: UnsafeRawBufferPointer) -> Fields? {
-        guard preferred >= 0 else { return nil }
-        if quickShape != nil {
-            return parseLikeLast(line, header: NSLogHeader.match(line))
-        }
-        guard let offset = strip(prefixChain, line) else { return nil }
-        return parse(line, from: offset, with: preferred)
+        var fields = Fields.unset
+        return parseLikeLast(line, into: &fields) ? fields : nil
     }
 
-    /// ``parseLikeLast(_:)`` where ``quickShape`` is not nil and `header` is already `NSLogHeader.match(line)`.
+    /// ``parseLikeLast(_:)`` writing the fields into `fields`, as ``parse(_:into:)`` does.
     @inline(__always)
-    mutating func parseLikeLast(_ line: UnsafeRawBufferPointer, header: NSLogHeader.Match?) -> Fields? {
-        guard let match = header, match.shape == quickShape else { return nil }
-        return fields(of: match, format: preferred, in: line)
+    public mutating func parseLikeLast(_ line: UnsafeRawBufferPointer, into fields: inout Fields) -> Bool {
+        guard preferred >= 0 else { return false }
+        if quickShape != nil {
+            return parseLikeLast(line, header: NSLogHeader.match(line), into: &fields)
+        }
+        guard let offset = strip(prefixChain, line) else { return false }
+        return parse(line, from: offset, with: preferred, into: &fields)
+    }
+
+    /// ``parseLikeLast(_:into:)`` where ``quickShape`` is not nil and `header` is already
+    /// `NSLogHeader.match(line)`.
+    @inline(__always)
+    mutating func parseLikeLast(_ line: UnsafeRawBufferPointer, header: NSLogHeader.Match?, into fields: inout Fields)
+        -> Bool
+    {
+        guard let match = header, match.shape == quickShape else { return false }
+        fill(&fields, of: match, format: preferred, in: line)
+        return true
     }
 
     /// What a record of NSLog format `format` (``quickFormat(_:likeLast:)``) needs beyond `header`, read from
@@ -284,35 +307,36 @@ public struct RecordParser {
     }
 
     /// The fields of a line ``NSLogHeader`` read as a record of format `index`.
-    private mutating func fields(of match: NSLogHeader.Match, format index: Int, in line: UnsafeRawBufferPointer)
-        -> Fields
-    {
-        fields(
-            format: index, in: line, timestamp: match.timestamp, process: match.process, pid: match.pid,
+    private mutating func fill(
+        _ fields: inout Fields, of match: NSLogHeader.Match, format index: Int, in line: UnsafeRawBufferPointer
+    ) {
+        fill(
+            &fields, format: index, in: line, timestamp: match.timestamp, process: match.process, pid: match.pid,
             thread: match.thread, subsystem: nil, category: nil, level: nil, message: match.message, sequence: nil)
     }
 
     /// Tries every format at `offset`, then every prefix that matches there followed by the formats.
     /// `skippingNSLog`: the NSLog formats are known not to match the line (at offset 0).
     private mutating func search(
-        _ line: UnsafeRawBufferPointer, from offset: Int, depth: Int, skippingNSLog: Bool = false
-    ) -> Fields? {
+        _ line: UnsafeRawBufferPointer, from offset: Int, depth: Int, skippingNSLog: Bool = false,
+        into fields: inout Fields
+    ) -> Bool {
         for index in recordFormats {
             if depth == 0, index == preferred, prefixChain.isEmpty { continue }
             if depth == 0, skippingNSLog, tables.nslogShapes[index] != nil { continue }
-            if let fields = parse(line, from: offset, with: index) {
+            if parse(line, from: offset, with: index, into: &fields) {
                 preferred = index
-                return fields
+                return true
             }
         }
-        guard depth < Self.maxPrefixDepth else { return nil }
+        guard depth < Self.maxPrefixDepth else { return false }
         for index in prefixMatchers.indices {
             guard let length = prefixLength(index, line, from: offset) else { continue }
             searchChain.append(index)
-            if let fields = search(line, from: offset + length, depth: depth + 1) { return fields }
+            if search(line, from: offset + length, depth: depth + 1, into: &fields) { return true }
             searchChain.removeLast()
         }
-        return nil
+        return false
     }
 
     /// The bytes prefix `index` covers at `offset`, or nil when it does not match there (or matches nothing).
@@ -365,18 +389,21 @@ public struct RecordParser {
     }
 
     @inline(__always)
-    private mutating func parse(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Fields? {
+    private mutating func parse(
+        _ line: UnsafeRawBufferPointer, from offset: Int, with index: Int, into fields: inout Fields
+    ) -> Bool {
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
         if let style = tables.logStyles[index] {
-            guard let match = LogStyleHeader.match(rest, style) else { return nil }
+            guard let match = LogStyleHeader.match(rest, style) else { return false }
             @inline(__always) func shift(_ range: Range<Int>) -> Range<Int> {
                 offset == 0 ? range : (range.lowerBound &+ offset)..<(range.upperBound &+ offset)
             }
-            return fields(
-                format: index, in: line, timestamp: shift(match.timestamp), process: shift(match.process),
+            fill(
+                &fields, format: index, in: line, timestamp: shift(match.timestamp), process: shift(match.process),
                 pid: shift(match.pid), thread: match.thread.map(shift), subsystem: match.subsystem.map(shift),
                 category: match.category.map(shift), level: match.level.map(shift), message: shift(match.message),
                 sequence: nil)
+            return true
         }
         let compiled = tables.groups[index]
         // The groups are read while the matcher is borrowed: no reference counted per line.
@@ -387,12 +414,13 @@ public struct RecordParser {
                     guard (try? matcher.matches(rest)) == true else { return nil }
                     return GroupRanges(compiled, of: matcher, offset: offset)
                 }), var message = ranges.message
-        else { return nil }
+        else { return false }
         if tables.messageToEnd[index] { message = message.lowerBound..<line.count }
-        return fields(
-            format: index, in: line, timestamp: ranges.timestamp, process: ranges.process, pid: ranges.pid,
+        fill(
+            &fields, format: index, in: line, timestamp: ranges.timestamp, process: ranges.process, pid: ranges.pid,
             thread: ranges.thread, subsystem: ranges.subsystem, category: ranges.category, level: ranges.level,
             message: message, sequence: ranges.sequence)
+        return true
     }
 
     /// Where a match put a format's groups, in the whole line.
@@ -418,14 +446,14 @@ public struct RecordParser {
         }
     }
 
-    /// The fields of a record of format `index` whose groups are at these ranges of `line`.
+    /// Sets `fields` to those of a record of format `index` whose groups are at these ranges of `line`.
     @inline(__always)
-    private mutating func fields(
-        format index: Int, in line: UnsafeRawBufferPointer, timestamp: Range<Int>?, process: Range<Int>?,
-        pid: Range<Int>?, thread: Range<Int>?, subsystem: Range<Int>?, category: Range<Int>?, level: Range<Int>?,
-        message: Range<Int>, sequence: Range<Int>?
-    ) -> Fields {
-        var fields = Fields(formatIndex: index, message: message)
+    private mutating func fill(
+        _ fields: inout Fields, format index: Int, in line: UnsafeRawBufferPointer, timestamp: Range<Int>?,
+        process: Range<Int>?, pid: Range<Int>?, thread: Range<Int>?, subsystem: Range<Int>?, category: Range<Int>?,
+        level: Range<Int>?, message: Range<Int>, sequence: Range<Int>?
+    ) {
+        fields = Fields(formatIndex: index, message: message)
         fields.thread = thread
         fields.subsystem = subsystem
         fields.category = category
@@ -434,7 +462,6 @@ public struct RecordParser {
         if let range = process { fields.process = Bytes.trimmingSpaces(range, in: line) }
         if let range = pid { fields.pid = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = sequence { fields.sequence = Bytes.decimal(UnsafeRawBufferPointer(rebasing: line[range])) }
-        return fields
     }
 
     /// The value of the digits at `range` of `line` (``NSLogHeader`` checked that they are digits): up to seven,
