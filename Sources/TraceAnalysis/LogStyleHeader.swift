@@ -112,7 +112,7 @@ enum LogStyleHeader {
         let pidEnd = NSLogHeader.digitRun(base, from: bracket &+ 1, count)
         guard pidEnd > bracket &+ 1, pidEnd < count, base[pidEnd] == colon else { return nil }
         var index = pidEnd &+ 1
-        while index < count, NSLogHeader.isLowerHex(base[index]) { index &+= 1 }
+        index = run(base, from: index, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
         guard index > pidEnd &+ 1, index < count, base[index] == close else { return nil }
         let thread = (pidEnd &+ 1)..<index
         index &+= 1
@@ -137,8 +137,7 @@ enum LogStyleHeader {
         index = spaces(base, from: threadEnd, count)
         // `[A-Z][a-z]+ +`
         guard index < count, base[index] &- UInt8(ascii: "A") < 26 else { return nil }
-        var levelEnd = index &+ 1
-        while levelEnd < count, base[levelEnd] &- UInt8(ascii: "a") < 26 { levelEnd &+= 1 }
+        let levelEnd = run(base, from: index &+ 1, count, stops: nonLowercase) { $0 &- UInt8(ascii: "a") < 26 }
         guard levelEnd > index &+ 1, levelEnd < count, base[levelEnd] == space else { return nil }
         let level = index..<levelEnd
         index = spaces(base, from: levelEnd, count)
@@ -217,11 +216,8 @@ enum LogStyleHeader {
             if end &+ 1 < count, base[end] == UInt8(ascii: ")"), base[end &+ 1] == space { index = end &+ 2 }
         }
         if index < count, base[index] == open {
-            var subsystemEnd = index &+ 1
-            while subsystemEnd < count, base[subsystemEnd] != colon, base[subsystemEnd] != close,
-                !NSLogHeader.isSpace(base[subsystemEnd])
-            {
-                subsystemEnd &+= 1
+            let subsystemEnd = run(base, from: index &+ 1, count, stops: subsystemEnds) {
+                $0 != colon && $0 != close && !NSLogHeader.isSpace($0)
             }
             if subsystemEnd > index &+ 1, subsystemEnd < count, base[subsystemEnd] == colon {
                 let end = NSLogHeader.firstOf(close, close, base, from: subsystemEnd &+ 1, count)
@@ -250,6 +246,54 @@ enum LogStyleHeader {
         return index &+ 2
     }
 
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The end of the run of bytes from `start` that are `member`s: eight bytes at a time while eight are left,
+    /// `stops` marking (in the high bit of each byte) the bytes that are not; only its lowest mark need be sure.
+    @inline(__always)
+    private static func run(
+        _ base: UnsafePointer<UInt8>, from start: Int, _ count: Int, stops: (UInt64) -> UInt64,
+        _ member: (UInt8) -> Bool
+    ) -> Int {
+        var index = start
+        while index &+ 8 <= count {
+            let marks = stops(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+            if marks != 0 { return index &+ marks.trailingZeroBitCount >> 3 }
+            index &+= 8
+        }
+        while index < count, member(base[index]) { index &+= 1 }
+        return index
+    }
+
+    /// Per byte of `word` below 0x80, its high bit set where the byte is `n` or more (exact for every byte: no
+    /// sum reaches the next one); `low` is `word` without its high bits.
+    @inline(__always)
+    private static func atLeast(_ n: UInt8, _ low: UInt64) -> UInt64 { (low &+ ones &* UInt64(0x80 &- n)) & highBits }
+
+    /// Per byte, the high bit where it is in `lower...upper` (ASCII), exactly.
+    @inline(__always)
+    private static func within(_ lower: UInt8, _ upper: UInt8, _ word: UInt64) -> UInt64 {
+        let low = word & ~highBits
+        return atLeast(lower, low) & ~atLeast(upper &+ 1, low) & ~word
+    }
+
+    /// The bytes of `word` that are not `[0-9a-f]`.
+    @inline(__always)
+    private static func nonLowerHex(_ word: UInt64) -> UInt64 {
+        ~(within(0x30, 0x39, word) | within(0x61, 0x66, word)) & highBits
+    }
+
+    /// The bytes of `word` that are not `[a-z]`.
+    @inline(__always)
+    private static func nonLowercase(_ word: UInt64) -> UInt64 { ~within(0x61, 0x7A, word) & highBits }
+
+    /// The bytes of `word` that end a subsystem (`[^:\]\s]`): a colon, a closing bracket or PCRE2's `\s`.
+    @inline(__always)
+    private static func subsystemEnds(_ word: UInt64) -> UInt64 {
+        within(0x3A, 0x3A, word) | within(0x5D, 0x5D, word) | within(0x20, 0x20, word) | within(0x09, 0x0D, word)
+    }
+
     /// The end of the run of spaces at `start` (eight bytes at a time while eight are left: the default style
     /// pads its columns with dozens).
     @inline(__always)
@@ -273,7 +317,7 @@ enum LogStyleHeader {
             return nil
         }
         var index = start &+ 2
-        while index < count, NSLogHeader.isLowerHex(base[index]) { index &+= 1 }
+        index = run(base, from: index, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
         guard index > start &+ 2, index < count, base[index] == space else { return nil }
         return index
     }
