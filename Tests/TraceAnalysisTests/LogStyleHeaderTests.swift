@@ -59,11 +59,15 @@ struct LogStyleHeaderTests {
 
     @Test func agreesWithThePatternsOnEveryLine() throws {
         let reference = try Reference()
-        // The samples and the corpus, a generated capture of each style, and lines with odd bytes in a message.
-        let lines = try MessageTailTests.lines()
+        // The samples and the corpus, a generated capture of each style, lines with odd bytes in a message, and
+        // the formats' own sample lines (real lines of every style, from public captures).
+        let formatSamples = LogFormat.builtin.flatMap { $0.samples.map(\.line) }
+        let lines = try MessageTailTests.lines() + formatSamples
         var matched = 0
         for line in lines { matched += try Self.check(Array(line.utf8), reference) }
         #expect(matched > 10_000)
+        let samplesMatched = try formatSamples.map { try Self.check(Array($0.utf8), reference) }.reduce(0, +)
+        #expect(samplesMatched >= 8)
     }
 
     /// The parser reads a `log` line behind prefixes (a CI runner's timestamp, quoting, grep's line numbers) to
