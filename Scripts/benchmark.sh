@@ -256,6 +256,11 @@ paired_tool=$REPLY
 paired run_tool_cores run_grep
 echo "round by round (median of each round's ratio) / grep $PREFIX_LABEL: ${paired_tool}x with" \
     "${TOOL_ARGS:-no arguments}, ${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
+paired run_tool run_grep_formats
+paired_formats=$REPLY
+paired run_tool_cores run_grep_formats
+echo "round by round / grep $FORMATS_LABEL: ${paired_formats}x with ${TOOL_ARGS:-no arguments}, ${REPLY}x with" \
+    "${TOOL_ARGS_CORES:-no arguments}"
 if [[ $GREP_LOCALE != C ]]; then
     ratio "${medians[4]}" "${medians[6]}" 2
     locale_tool=$REPLY

@@ -92,6 +92,29 @@ struct LogStyleHeaderTests {
         #expect(checked > 2_000)
     }
 
+    /// The default style's pattern backtracks quadratically on a line whose pid is followed by a long run of spaces
+    /// and no `: `: PCRE2 tries every split of the spaces, each scanning to the line's end, and gives up under its
+    /// limits (the input used to be reported incomplete, with advice for a pattern the user never wrote). The reader
+    /// gives the pattern's answer, no match, in one pass: the input is complete, the line a raw continuation.
+    @Test func aLineThePatternGivesUpOnIsReadExactly() throws {
+        let header = "2023-07-19 08:22:51.916784+0300 0x3058     Info        0x0                  599"
+        let record = header + "    0    app: applicationDidBecomeActive"
+        let hostile = header + String(repeating: " ", count: 3_000) + String(repeating: "x", count: 3_000)
+        let matcher = Matcher(try Regex(LogFormat.logDefault.pattern))
+        #expect(throws: RegexError.self) { try matcher.matches(hostile) }
+        try Self.check(Array(record.utf8), try Reference())
+        #expect(Array(hostile.utf8).withUnsafeBytes { LogStyleHeader.match($0, .default) } == nil)
+        let report = try TestSupport.analyzer().analyze(
+            text: [record, hostile, record].joined(separator: "\n"), name: "hostile.log")
+        let input = try #require(report.inputs.first)
+        TestSupport.expectAccounted(input)
+        #expect(input.error == nil)
+        #expect(input.patternFailures.isEmpty)
+        #expect(input.format == "log-default")
+        #expect(input.records == 2)
+        #expect(input.continuationLines == 1)
+    }
+
     /// Hand-written edge cases around every part of the three patterns.
     @Test(arguments: [
         // compact
