@@ -7,9 +7,10 @@
 #   STYLE=log-compact Scripts/benchmark.sh   # the same records as `log show --style compact` prints them
 #
 # Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), STYLE (nslog, the default: the records' prefix,
-# as generate-capture --style writes it; log-compact, log-default and log-syslog are the `log` tool's styles, read
-# through PCRE2; each style has its own loose grep and format grep), BUILD_DIR (.build-release), GREP_LOCALE (the
-# caller's locale: both greps are timed once more in it, as a user typing the command gets them, unless it is C),
+# as generate-capture --style writes it; log-compact, log-default and log-syslog are the `log` tool's styles,
+# device-syslog a device's syslog as idevicesyslog writes it; each style has its own loose grep and format grep),
+# BUILD_DIR (.build-release), GREP_LOCALE (the caller's locale: both greps are timed once more in it, as a user
+# typing the command gets them, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
 # TOOL_ARGS_CORES (default "--format json": a job per core, so the lone input is read ahead on a second thread).
 # Captures are kept in bench-data/ (git-ignored) and reused; delete them to regenerate.
@@ -39,6 +40,8 @@ GREP_PREFIX_NSLOG='^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* .+?\[\d+:[0-9a-fx]
 GREP_PREFIX_LOG_COMPACT='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S+ +.+?\[\d+:[0-9a-f]+\] '
 GREP_PREFIX_LOG_DEFAULT='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* +0x[0-9a-f]+ +\w+ +0x[0-9a-f]+ +\d+ +.+?: '
 GREP_PREFIX_LOG_SYSLOG='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* +\S+ .+?\[\d+\]: '
+# A device's syslog (idevicesyslog): a month, day and time, anything up to `[pid]` and a `<Level>:`.
+GREP_PREFIX_DEVICE_SYSLOG='^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\S* .+?\[\d+\].*? <\w+>: '
 # The patterns of the formats trace-analyze reads (from Sources/TraceAnalysis/LogFormat+Builtin.swift with the groups
 # unnamed; a test keeps them the same): grep counting exactly the lines trace-analyze reads as records. NSLog has two
 # formats (modern|classic).
@@ -46,9 +49,13 @@ GREP_FORMATS_NSLOG='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{4,9}(?:[+-]\d\d:?\d\d|Z
 GREP_FORMATS_LOG_COMPACT='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (Df|Db|E |I |A |F |Er|Fa|Ft) ([^\[\]]+?)\[(\d+):([0-9a-f]+)\] ?(?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
 GREP_FORMATS_LOG_DEFAULT='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d) +(0x[0-9a-f]+) +([A-Z][a-z]+) +0x[0-9a-f]+ +(\d+) +(?:\d+ +)?([^:]+?): (?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
 GREP_FORMATS_LOG_SYSLOG='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d)  ?\S+ ([^\[\]]+?)\[(\d+)\]: (?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
+GREP_FORMATS_DEVICE_SYSLOG='^([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?([^\[\]()\s][^\[\]()]*?)(?:\([^()]*\))?\[(\d+)\](?: \([^()]*\))? <([A-Za-z]+)>: ?(.*)$'
 case $STYLE in
-    nslog | log-compact | log-default | log-syslog) ;;
-    *) echo "benchmark: STYLE must be nslog, log-compact, log-default or log-syslog, got '$STYLE'" >&2; exit 64 ;;
+    nslog | log-compact | log-default | log-syslog | device-syslog) ;;
+    *)
+        echo "benchmark: STYLE must be nslog, log-compact, log-default, log-syslog or device-syslog, got '$STYLE'" >&2
+        exit 64
+        ;;
 esac
 style_key=${STYLE^^}
 style_key=${style_key//-/_}

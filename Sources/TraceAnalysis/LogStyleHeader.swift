@@ -1,17 +1,19 @@
 import NativeKit
 
 /// Reads the lines of the `log` tool's three text styles (``LogFormat/logCompact``, ``LogFormat/logDefault``,
-/// ``LogFormat/logSyslog``) byte by byte, giving exactly the match their patterns give, without running PCRE2.
+/// ``LogFormat/logSyslog``) and of a device's syslog (``LogFormat/deviceSyslog``) byte by byte, giving exactly the
+/// match their patterns give, without running PCRE2.
 ///
-/// Captures from a Mac or a simulator (`log show`, `log stream`, `xcrun simctl spawn booted log stream`) are read
-/// through these formats, a line at a time. As with ``NSLogHeader``, the patterns stay the definition:
-/// ``RecordParser`` takes this path only for a format whose pattern is one of these three, unchanged, and only when
-/// PCRE2 reads newlines as LF (`.` then matches every byte of a line). Every part of the patterns is read the way
-/// PCRE2's backtracking reads it; where a part can match in more than one way (the TTL column of the default style
-/// before a process name) the way PCRE2 tries first is followed. `LogStyleHeaderTests` compares both on the
-/// samples, the real corpus, generated captures of each style, and mutated lines.
+/// Captures from a Mac or a simulator (`log show`, `log stream`, `xcrun simctl spawn booted log stream`) and from a
+/// device (`idevicesyslog`, Xcode's device console) are read through these formats, a line at a time. As with
+/// ``NSLogHeader``, the patterns stay the definition: ``RecordParser`` takes this path only for a format whose
+/// pattern is one of these four, unchanged, and only when PCRE2 reads newlines as LF (`.` then matches every byte of
+/// a line). Every part of the patterns is read the way PCRE2's backtracking reads it; where a part can match in more
+/// than one way (the default style's TTL column, the device name before a process) the order PCRE2 tries them in is
+/// followed. `LogStyleHeaderTests` compares both on the samples, the real corpus, generated captures of each style,
+/// and mutated lines.
 enum LogStyleHeader {
-    enum Style: Sendable { case compact, `default`, syslog }
+    enum Style: Sendable { case compact, `default`, syslog, deviceSyslog }
 
     /// Where the groups of a matching line are (offsets into the line); nil for an optional group that did not
     /// take part. Held in ``ByteSpan``s, as ``NSLogHeader/Match`` is: one is made for every line.
@@ -65,6 +67,7 @@ enum LogStyleHeader {
         case LogFormat.logCompact.pattern: return .compact
         case LogFormat.logDefault.pattern: return .default
         case LogFormat.logSyslog.pattern: return .syslog
+        case LogFormat.deviceSyslog.pattern: return .deviceSyslog
         default: return nil
         }
     }
@@ -77,6 +80,7 @@ enum LogStyleHeader {
         case .compact: return compact(base, line.count)
         case .default: return standard(base, line.count)
         case .syslog: return syslog(base, line.count)
+        case .deviceSyslog: return deviceSyslog(base, line.count)
         }
     }
 
@@ -201,6 +205,84 @@ enum LogStyleHeader {
             thread: nil, subsystem: nil, category: nil, message: (pidEnd &+ 3)..<count)
         rest(base, count, &match)
         return match
+    }
+
+    /// `^(?<timestamp>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?` and ``deviceProcess(_:_:from:)``: the
+    /// device name is taken when it is there, and when what follows it does not match, PCRE2 reads the line again
+    /// without it (the process then starts where the name did).
+    @inline(__always)
+    private static func deviceSyslog(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
+        // Shortest possible: 15 (timestamp) + " p[1] <A>:".
+        guard count >= 25, base[0] &- UInt8(ascii: "A") < 26, base[1] &- UInt8(ascii: "a") < 26,
+            base[2] &- UInt8(ascii: "a") < 26, base[3] == space, base[4] == space || NSLogHeader.isDigit(base[4]),
+            NSLogHeader.isDigit(base[5]), base[6] == space, NSLogHeader.isDigit(base[7]), NSLogHeader.isDigit(base[8]),
+            base[9] == colon, NSLogHeader.isDigit(base[10]), NSLogHeader.isDigit(base[11]), base[12] == colon,
+            NSLogHeader.isDigit(base[13]), NSLogHeader.isDigit(base[14])
+        else { return nil }
+        var timestampEnd = 15
+        if base[15] == UInt8(ascii: "."), NSLogHeader.isDigit(base[16]) {
+            timestampEnd = NSLogHeader.digitRun(base, from: 16, count)
+        }
+        guard timestampEnd < count, base[timestampEnd] == space else { return nil }
+        let nameStart = timestampEnd &+ 1
+        var nameEnd = nameStart
+        while nameEnd < count, !NSLogHeader.isSpace(base[nameEnd]) { nameEnd &+= 1 }
+        if nameEnd < count, base[nameEnd] == space,
+            let match = deviceProcess(base, count, from: nameEnd &+ 1, timestamp: 0..<timestampEnd)
+        {
+            return match
+        }
+        return deviceProcess(base, count, from: nameStart, timestamp: 0..<timestampEnd)
+    }
+
+    /// `(?<process>[^\[\]()\s][^\[\]()]*?)(?:\([^()]*\))?\[(?<pid>\d+)\](?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?`
+    /// from `start`, the message after it. The process can hold no bracket or parenthesis, so it ends at the first
+    /// one; an optional group that matches is kept, since nothing after it matches without it.
+    @inline(__always)
+    private static func deviceProcess(
+        _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int, timestamp: Range<Int>
+    ) -> Match? {
+        guard start < count else { return nil }
+        let first = base[start]
+        guard first != open, first != close, first != UInt8(ascii: "("), first != UInt8(ascii: ")"),
+            !NSLogHeader.isSpace(first)
+        else { return nil }
+        var end = NSLogHeader.firstOf(open, close, base, from: start &+ 1, count)
+        let parenthesis = NSLogHeader.firstOf(UInt8(ascii: "("), UInt8(ascii: ")"), base, from: start &+ 1, end)
+        var index = end
+        if parenthesis < end {
+            // `(?:\([^()]*\))?\[`: the group must match, and a bracket follow it.
+            end = parenthesis
+            guard base[parenthesis] == UInt8(ascii: "(") else { return nil }
+            let closing = NSLogHeader.firstOf(
+                UInt8(ascii: "("), UInt8(ascii: ")"), base, from: parenthesis &+ 1, count)
+            guard closing < count, base[closing] == UInt8(ascii: ")") else { return nil }
+            index = closing &+ 1
+        }
+        guard index < count, base[index] == open else { return nil }
+        let pidEnd = NSLogHeader.digitRun(base, from: index &+ 1, count)
+        guard pidEnd > index &+ 1, pidEnd < count, base[pidEnd] == close else { return nil }
+        let pid = (index &+ 1)..<pidEnd
+        index = pidEnd &+ 1
+        // `(?: \([^()]*\))? <`
+        if index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "(") {
+            let closing = NSLogHeader.firstOf(UInt8(ascii: "("), UInt8(ascii: ")"), base, from: index &+ 2, count)
+            guard closing < count, base[closing] == UInt8(ascii: ")") else { return nil }
+            index = closing &+ 1
+        }
+        guard index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "<") else { return nil }
+        // `(?<level>[A-Za-z]+)>: ?`
+        let levelStart = index &+ 2
+        var levelEnd = levelStart
+        while levelEnd < count, (base[levelEnd] | 0x20) &- UInt8(ascii: "a") < 26 { levelEnd &+= 1 }
+        guard levelEnd > levelStart, levelEnd &+ 1 < count, base[levelEnd] == UInt8(ascii: ">"),
+            base[levelEnd &+ 1] == colon
+        else { return nil }
+        var messageStart = levelEnd &+ 2
+        if messageStart < count, base[messageStart] == space { messageStart &+= 1 }
+        return Match(
+            timestamp: timestamp, level: levelStart..<levelEnd, process: start..<end, pid: pid, thread: nil,
+            subsystem: nil, category: nil, message: messageStart..<count)
     }
 
     /// `(?:\([^()]*\) )?(?:\[(?<subsystem>[^:\]\s]+):(?<category>[^\]]*)\] )?(?<message>.*)$` from the start of

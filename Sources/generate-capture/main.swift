@@ -14,8 +14,9 @@
 // sometimes invalid UTF-8, prefixes cut off mid-line).
 //
 // `--style` writes the same records as the `log` tool prints them instead (`log-compact`, `log-default`,
-// `log-syslog`: a level, a subsystem and category on some lines, the dumps' lines raw), so that the formats read
-// through PCRE2 can be measured on the same content; `nslog` (the default) is unchanged by the option.
+// `log-syslog`: a level, a subsystem and category on some lines, the dumps' lines raw), or as `idevicesyslog` prints
+// a device's log (`device-syslog`: no year, a device name, a level, the framework on some lines), so that the other
+// formats can be measured on the same content; `nslog` (the default) is unchanged by the option.
 
 import TraceAnalysis
 
@@ -35,7 +36,8 @@ let usageText = """
                      at the end of the first record that reaches SIZE (a few hundred bytes over at most).
       --seed N       PRNG seed, an unsigned 64-bit integer (default 1). Same arguments, same bytes.
       --style STYLE  the records' prefix: nslog (the default), log-compact, log-default or
-                     log-syslog (as `log show` prints them, with --style compact, none or syslog).
+                     log-syslog (as `log show` prints them, with --style compact, none or syslog),
+                     or device-syslog (as idevicesyslog prints a device's log).
       --output PATH  write to PATH instead of standard output.
       -h, --help     show this help.
 
@@ -69,12 +71,13 @@ func parseSize(_ text: String) -> UInt64? {
     return UInt64(bytes)
 }
 
-/// How a record's prefix is written: NSLog's, or one of the `log` tool's styles.
+/// How a record's prefix is written: NSLog's, one of the `log` tool's styles, or a device's syslog.
 enum Style: String, CaseIterable {
     case nslog
     case logCompact = "log-compact"
     case logDefault = "log-default"
     case logSyslog = "log-syslog"
+    case deviceSyslog = "device-syslog"
 }
 
 struct Options {
@@ -298,8 +301,8 @@ struct Process {
 
 struct Generator {
     var rng: SplitMix64
-    /// Draws for what only the `log` styles write (a level, a subsystem), apart from ``rng``: every style writes the
-    /// same records, line for line.
+    /// Draws for what only the other styles write (a level, a subsystem, a framework), apart from ``rng``: every
+    /// style writes the same records, line for line.
     var decoration: SplitMix64
     let limit: UInt64
     let style: Style
@@ -313,6 +316,8 @@ struct Generator {
     let baseSecond: Int64
     var cachedSecond: UInt64 = .max
     var secondText: Bytes = []
+    /// The same second as a device's syslog writes it: `Mmm dd HH:MM:SS`, the day padded with a space.
+    var syslogSecondText: Bytes = []
 
     var processes: [Process]
     var current = 0
@@ -483,6 +488,16 @@ struct Generator {
         putHex(0x7f00_0000_0000 | (rng.next() & 0xff_ffff_fff0), width: 12)
     }
 
+    /// `Mmm dd HH:MM:SS.ffffff`: the clock as a device's syslog writes it (no year, microseconds).
+    mutating func putSyslogTimestamp() {
+        let saved = out.count
+        putTimestamp(modern: false)  // caches the second's texts
+        out.removeSubrange(saved...)
+        put(syslogSecondText)
+        put(UInt8(ascii: "."))
+        putPadded(now % 1_000_000, width: 6)
+    }
+
     mutating func putTimestamp(modern: Bool) {
         let second = now / 1_000_000
         if second != cachedSecond {
@@ -514,6 +529,10 @@ struct Generator {
             put(UInt8(ascii: ":"))
             putPadded(UInt64(rem % 60), width: 2)
             secondText = out
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            syslogSecondText = Array(months[month - 1].utf8) + [UInt8(ascii: " ")]
+            syslogSecondText += day < 10 ? [UInt8(ascii: " "), UInt8(ascii: "0") + UInt8(day)] : out[8..<10]
+            syslogSecondText += out[10..<19]
             out = saved
         }
         put(secondText)
@@ -570,6 +589,18 @@ struct Generator {
             putInt(process.pid)
             put("]:")
             putSubsystem()
+        case .deviceSyslog:
+            // `May  4 10:46:18.564743 iPhone State Lab(UIKitCore)[12751] <Notice>: …`
+            putSyslogTimestamp()
+            put(" iPhone ")
+            put(process.name)
+            if decoration.chance(0.33) {
+                put(decoration.pick(["(UIKitCore)", "(CFNetwork)", "(Foundation)"] as [StaticString]))
+            }
+            put(UInt8(ascii: "["))
+            putInt(process.pid)
+            put("] ")
+            put(decoration.pick(["<Notice>:", "<Notice>:", "<Notice>:", "<Error>:", "<Warning>:"] as [StaticString]))
         }
         put(UInt8(ascii: " "))
     }

@@ -289,6 +289,7 @@ struct BenchmarkPatternTests {
     @Test(arguments: [
         ("NSLOG", [LogFormat.nslogModern, LogFormat.nslogClassic]), ("LOG_COMPACT", [LogFormat.logCompact]),
         ("LOG_DEFAULT", [LogFormat.logDefault]), ("LOG_SYSLOG", [LogFormat.logSyslog]),
+        ("DEVICE_SYSLOG", [LogFormat.deviceSyslog]),
     ])
     func theBenchmarksFormatPatternIsTheStylesFormats(style: String, formats: [LogFormat]) throws {
         let script = try String(

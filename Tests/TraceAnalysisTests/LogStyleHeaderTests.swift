@@ -9,7 +9,7 @@ import Testing
 @Suite("log style header reader")
 struct LogStyleHeaderTests {
     static let styles: [(LogStyleHeader.Style, LogFormat)] = [
-        (.compact, .logCompact), (.default, .logDefault), (.syslog, .logSyslog),
+        (.compact, .logCompact), (.default, .logDefault), (.syslog, .logSyslog), (.deviceSyslog, .deviceSyslog),
     ]
 
     /// What the patterns give, per style: the groups, or nil.
@@ -167,6 +167,23 @@ struct LogStyleHeaderTests {
         "2017-09-13 15:26:57.228948-0700 localhost My App[1]: ",
         "2017-09-13 15:26:57.228948-0700 localhost a]b[1]: x", "2017-09-13 15:26:57.228948-0700 h p[12a]: x",
         "2017-09-13 15:26:57.228948-07:00 h p[1]: [s:c] \0\r\u{FF}",
+        // device syslog
+        "Jul  4 13:26:15 iPhone-de-Sergi SpringBoard(IDS)[49] <Notice>: <private> got identifier",
+        "Dec 15 11:48:28.972604 SampleApp(UIKitCore)[11710] <Notice>: Sending UIEvent type: 0",
+        "Dec 15 11:48:28 SampleApp[1] <Notice>: got x[5] <Info>: y", "Dec 15 11:48:28 a(b)[1] <N>: c[2] <M>: d",
+        "Dec 15 11:48:28 host App[1] (CoreFoundation) <Notice>: m", "Dec 15 11:48:28 host App[1] (Core <Notice>: m",
+        "Dec 15 11:48:28 host App[1] (a) (b) <Notice>: m", "Dec 15 11:48:28 host App(x)(y)[1] <Notice>: m",
+        "Dec 15 11:48:28 host App()[1] <Notice>:m", "Dec 15 11:48:28 host App(x) [1] <Notice>: m",
+        "Dec 15 11:48:28 host App[1] <>: m", "Dec 15 11:48:28 host App[1] <N0>: m",
+        "Dec 15 11:48:28 host App[1] <Notice> m", "Dec 15 11:48:28 host App[1] <Notice>:  two",
+        "Dec 15 11:48:28  App[1] <Notice>: m", "Dec 15 11:48:28 \tApp[1] <Notice>: m",
+        "Dec 15 11:48:28 host\tApp[1] <Notice>: m", "Dec 15 11:48:28 host My App[1] <Notice>: m",
+        "Dec 15 11:48:28 My App[1] <Notice>: m", "Dec 15 11:48:28 host ]App[1] <Notice>: m",
+        "Dec 15 11:48:28 host App][1] <Notice>: m", "Dec 15 11:48:28 host App)[1] <Notice>: m",
+        "dec 15 11:48:28 host App[1] <Notice>: m", "Dec 5 11:48:28 host App[1] <Notice>: m",
+        "Dec  5 11:48:28.5x host App[1] <Notice>: m", "Dec 15 11:48:28. host App[1] <Notice>: m",
+        "Dec 15 11:48:28 host App[] <Notice>: m", "Dec 15 11:48:28 host App[1a] <Notice>: m",
+        "Dec 15 11:48:28 [1] <Notice>: m", "Dec 15 11:48:28 host [1] <Notice>: m", "Dec 15 11:48:28 h p[1] <A>:",
     ])
     func agreesWithThePatternsOnEdgeCases(_ line: String) throws {
         try Self.check(Array(line.utf8), try Reference())
@@ -175,15 +192,20 @@ struct LogStyleHeaderTests {
     /// Lines of the three styles with random bytes replaced, inserted or removed, mostly in their header.
     @Test func agreesWithThePatternsOnMutatedLines() throws {
         let reference = try Reference()
-        var seeds = try MessageTailTests.lines().map { Array($0.utf8) }.filter { line in
-            Self.styles.contains { style, _ in line.withUnsafeBytes { LogStyleHeader.match($0, style) } != nil }
+        let lines = try (MessageTailTests.lines() + LogFormat.builtin.flatMap { $0.samples.map(\.line) }).map {
+            Array($0.utf8)
         }
-        #expect(seeds.count > 1_000)
         var random = SplitMix64(seed: 7)
-        seeds = (0..<300).map { _ in seeds[Int(random.next() % UInt64(seeds.count))] }
+        // A hundred lines of each style (the real device syslog lines are few beside the generated captures).
+        var seeds: [[UInt8]] = []
+        for (style, _) in Self.styles {
+            let matching = lines.filter { line in line.withUnsafeBytes { LogStyleHeader.match($0, style) } != nil }
+            #expect(matching.count > 10, "\(style)")
+            seeds += (0..<100).map { _ in matching[Int(random.next() % UInt64(matching.count))] }
+        }
         // The patterns' bytes, and the neighbours of every byte class the reader tests eight at a time.
         let alphabet =
-            Array("0123456789 -+:.[]()x\tabfDEIAFrt:\r`{/;@gzG\\^".utf8)
+            Array("0123456789 -+:.[]()<>x\tabfDEIAFNJrt:\r`{/;@gzG\\^".utf8)
             + [0, 0x08, 0x0B, 0x0C, 0x0E, 0x1F, 0x21, 0x7F, 0x80, 0xBA, 0xDD, 0xFF, 0xC3]
         var matched = 0
         for round in 0..<20_000 {
