@@ -32,7 +32,7 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
     {
         switch self {
         case .isoLike: return TimestampLayout.parseISOLike(bytes, cache: &cache)
-        case .syslog: return TimestampLayout.parseSyslog(bytes, dates: &dates)
+        case .syslog: return TimestampLayout.parseSyslog(bytes, dates: &dates, cache: &cache)
         case .timeOfDay:
             if bytes.count > 4, bytes[4] == UInt8(ascii: "-") {
                 return TimestampLayout.parseISOLike(bytes, cache: &cache)
@@ -51,6 +51,12 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         /// them: consecutive lines mostly share their zone too.
         fileprivate var zoneKey: (word: UInt64, count: Int) = (0, -1)
         fileprivate var zone: Int32?? = nil
+        /// The first seven bytes of the last syslog timestamp read (`Mmm dd `, or `Mmm d H` without the day's
+        /// padding), the days since 1970 of its date and where its time of day began: the lines of one day
+        /// repeat them, and their year is the last one's (the inference moves only when the month does).
+        fileprivate var syslogKey: UInt64?
+        fileprivate var syslogDays: Int64 = 0
+        fileprivate var syslogClock = 0
 
         public init() {}
     }
@@ -70,23 +76,37 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         return (bytes[0], bytes[1], bytes[2])
     }
 
-    private static func parseSyslog(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference) -> Timestamp? {
-        guard bytes.count >= 15 else { return nil }
+    private static func parseSyslog(
+        _ bytes: UnsafeRawBufferPointer, dates: inout DateInference, cache: inout SecondCache
+    ) -> Timestamp? {
+        guard bytes.count >= 15, let base = bytes.baseAddress else { return nil }
+        let key = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) & 0x00FF_FFFF_FFFF_FFFF
+        var cursor = ByteCursor(bytes)
+        if cache.syslogKey == key {
+            // The date of the last timestamp, read from the same bytes: its month and day, and the year the
+            // inference gave them (asked again for the same month, it would change nothing).
+            cursor.index = cache.syslogClock
+            guard let clock = parseClock(&cursor), cursor.isAtEnd else { return nil }
+            return Timestamp(
+                wallMicros: (cache.syslogDays * 86_400 + clock.seconds) * 1_000_000 + clock.micros,
+                utcOffsetSeconds: nil, fractionDigits: clock.fractionDigits)
+        }
         let name = (bytes[0], bytes[1], bytes[2])
         guard let monthIndex = monthNames.firstIndex(where: { $0 == name }), bytes[3] == Bytes.space else {
             return nil
         }
-        var cursor = ByteCursor(bytes)
         cursor.index = 4
         _ = cursor.skip(Bytes.space)
         guard let day = cursor.digit() else { return nil }
         var dayOfMonth = day
         if let second = cursor.digit() { dayOfMonth = day * 10 + second }
         guard cursor.skip(Bytes.space), (1...31).contains(dayOfMonth) else { return nil }
+        let clockStart = cursor.index
         guard let clock = parseClock(&cursor), cursor.isAtEnd else { return nil }
         let month = monthIndex + 1
         let year = dates.year(month: month, day: dayOfMonth)
         let days = Timestamp.days(year: year, month: month, day: dayOfMonth)
+        (cache.syslogKey, cache.syslogDays, cache.syslogClock) = (key, days, clockStart)
         return Timestamp(
             wallMicros: (days * 86_400 + clock.seconds) * 1_000_000 + clock.micros, utcOffsetSeconds: nil,
             fractionDigits: clock.fractionDigits)

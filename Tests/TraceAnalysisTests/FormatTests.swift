@@ -203,6 +203,30 @@ struct FormatTests {
         }
     }
 
+    /// Syslog timestamps read through the parser's cache (a line's date reused from the line before when their
+    /// first seven bytes are the same) give what reading each afresh gives, the inferred years and their rollovers
+    /// included: random runs of a few dates across New Year, malformed and unpadded ones among them.
+    @Test func cachedSyslogTimestampsAreTheSameAsFreshOnes() {
+        let texts = [
+            "Dec 31 23:59:59", "Dec 31 23:59:59.5", "Jan  1 00:00:01.123456", "Jan  1 09:15:00", "Jan 12 10:00:00",
+            "Jul  4 13:26:15", "Jul  4 13:26:16.972604", "Jul 4 13:26:16.5", "Jul  4 25:00:00", "Jul 32 13:26:16",
+            "Jul  4 13:26", "Jul  4 13:26:15.", "Foo  4 13:26:15",
+        ]
+        var cache = TimestampLayout.SecondCache()
+        var cached = DateInference(reference: DateInference.sampleReference)
+        var fresh = cached
+        var generator = SplitMix64(seed: 11)
+        for _ in 0..<3_000 {
+            let text = texts[Int(generator.next() % UInt64(texts.count))]
+            let bytes = Array(text.utf8)
+            let viaCache = bytes.withUnsafeBytes { TimestampLayout.syslog.parse($0, dates: &cached, cache: &cache) }
+            let afresh = bytes.withUnsafeBytes { TimestampLayout.syslog.parse($0, dates: &fresh) }
+            #expect(viaCache == afresh, "\(text)")
+            #expect(cached.rollovers == fresh.rollovers)
+        }
+        #expect(fresh.rollovers > 10)
+    }
+
     @Test func syslogYearsRollOverAtNewYear() {
         var dates = DateInference(explicitYear: 2023, reference: DateInference.sampleReference)
         #expect(dates.year(month: 12, day: 31) == 2023)
