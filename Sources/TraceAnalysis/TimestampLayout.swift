@@ -57,6 +57,9 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         fileprivate var syslogKey: UInt64?
         fileprivate var syslogDays: Int64 = 0
         fileprivate var syslogClock = 0
+        /// The eight bytes of the last syslog time of day read (`HH:MM:SS`) and its seconds.
+        fileprivate var syslogTimeKey: UInt64?
+        fileprivate var syslogTimeSeconds: Int64 = 0
 
         public init() {}
     }
@@ -81,12 +84,10 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
     ) -> Timestamp? {
         guard bytes.count >= 15, let base = bytes.baseAddress else { return nil }
         let key = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) & 0x00FF_FFFF_FFFF_FFFF
-        var cursor = ByteCursor(bytes)
         if cache.syslogKey == key {
             // The date of the last timestamp, read from the same bytes: its month and day, and the year the
             // inference gave them (asked again for the same month, it would change nothing).
-            cursor.index = cache.syslogClock
-            guard let clock = parseClock(&cursor), cursor.isAtEnd else { return nil }
+            guard let clock = syslogClock(bytes, from: cache.syslogClock, cache: &cache) else { return nil }
             return Timestamp(
                 wallMicros: (cache.syslogDays * 86_400 + clock.seconds) * 1_000_000 + clock.micros,
                 utcOffsetSeconds: nil, fractionDigits: clock.fractionDigits)
@@ -95,6 +96,7 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         guard let monthIndex = monthNames.firstIndex(where: { $0 == name }), bytes[3] == Bytes.space else {
             return nil
         }
+        var cursor = ByteCursor(bytes)
         cursor.index = 4
         _ = cursor.skip(Bytes.space)
         guard let day = cursor.digit() else { return nil }
@@ -102,7 +104,7 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         if let second = cursor.digit() { dayOfMonth = day * 10 + second }
         guard cursor.skip(Bytes.space), (1...31).contains(dayOfMonth) else { return nil }
         let clockStart = cursor.index
-        guard let clock = parseClock(&cursor), cursor.isAtEnd else { return nil }
+        guard let clock = syslogClock(bytes, from: clockStart, cache: &cache) else { return nil }
         let month = monthIndex + 1
         let year = dates.year(month: month, day: dayOfMonth)
         let days = Timestamp.days(year: year, month: month, day: dayOfMonth)
@@ -110,6 +112,28 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         return Timestamp(
             wallMicros: (days * 86_400 + clock.seconds) * 1_000_000 + clock.micros, utcOffsetSeconds: nil,
             fractionDigits: clock.fractionDigits)
+    }
+
+    /// `HH:MM:SS[.f…]` from `start` to the end of `bytes`, as ``parseClock(_:)`` reads it, the seconds of the
+    /// day reused while their eight bytes repeat.
+    @inline(__always)
+    private static func syslogClock(_ bytes: UnsafeRawBufferPointer, from start: Int, cache: inout SecondCache) -> (
+        seconds: Int64, micros: Int64, fractionDigits: UInt8
+    )? {
+        guard start &+ 8 <= bytes.count, let base = bytes.baseAddress else { return nil }
+        let key = base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        let seconds: Int64
+        if cache.syslogTimeKey == key {
+            seconds = cache.syslogTimeSeconds
+        } else {
+            var cursor = ByteCursor(bytes)
+            cursor.index = start
+            guard let parsed = parseSecondOfDay(&cursor) else { return nil }  // eight bytes when it gives a time
+            (cache.syslogTimeKey, cache.syslogTimeSeconds) = (key, parsed)
+            seconds = parsed
+        }
+        guard let (micros, digits, end) = fraction(bytes, from: start &+ 8), end == bytes.count else { return nil }
+        return (seconds, micros, digits)
     }
 
     private static func parseTimeOfDay(_ bytes: UnsafeRawBufferPointer, dates: inout DateInference) -> Timestamp? {
@@ -207,26 +231,16 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
         return Timestamp.days(year: year, month: month, day: day) * 86_400 + seconds
     }
 
+    /// `[.,]f…` at `start` of `bytes` (8 bytes or more), as ``parseFraction(_:)`` reads it: the microseconds (the
+    /// first six digits), how many digits there were (up to nine counted), and where they end; no fraction when
+    /// neither separator is there, nil when one is and no digit follows.
     @inline(__always)
-    private static func parseISOLike(_ bytes: UnsafeRawBufferPointer, cache: inout SecondCache) -> Timestamp? {
+    private static func fraction(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (
+        micros: Int64, digits: UInt8, end: Int
+    )? {
         let count = bytes.count
-        guard count >= 19, let base = bytes.baseAddress else { return nil }
-        let key = (
-            base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-            base.loadUnaligned(fromByteOffset: 15, as: UInt32.self)
-        )
-        let seconds: Int64?
-        if let known = cache.key, known == key {
-            seconds = cache.seconds
-        } else {
-            var cursor = ByteCursor(bytes)
-            seconds = parseDateAndTime(&cursor)  // reads exactly 19 bytes when it gives a time
-            cache.key = key
-            cache.seconds = seconds
-        }
-        guard let seconds else { return nil }
-        // `[.,]f…`: the first six digits are the microseconds; more are counted (up to nine) but not kept.
-        var index = 19
+        guard let base = bytes.baseAddress else { return nil }
+        var index = start
         var micros: Int64 = 0
         var fractionDigits: UInt8 = 0
         if index < count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
@@ -265,6 +279,27 @@ public enum TimestampLayout: String, Sendable, CaseIterable {
                 micros &*= Self.microScale[kept]
             }
         }
+        return (micros, fractionDigits, index)
+    }
+
+    @inline(__always)
+    private static func parseISOLike(_ bytes: UnsafeRawBufferPointer, cache: inout SecondCache) -> Timestamp? {
+        let count = bytes.count
+        guard count >= 19, let base = bytes.baseAddress else { return nil }
+        let key = (
+            base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            base.loadUnaligned(fromByteOffset: 15, as: UInt32.self)
+        )
+        let seconds: Int64?
+        if let known = cache.key, known == key {
+            seconds = cache.seconds
+        } else {
+            var cursor = ByteCursor(bytes)
+            seconds = parseDateAndTime(&cursor)  // reads exactly 19 bytes when it gives a time
+            cache.key = key
+            cache.seconds = seconds
+        }
+        guard let seconds, let (micros, fractionDigits, index) = fraction(bytes, from: 19) else { return nil }
         // The zone: the rest of the bytes, the same as the last timestamp's more often than not.
         let rest = count &- index
         let offset: Int32?

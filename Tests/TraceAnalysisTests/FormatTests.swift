@@ -204,13 +204,15 @@ struct FormatTests {
     }
 
     /// Syslog timestamps read through the parser's cache (a line's date reused from the line before when their
-    /// first seven bytes are the same) give what reading each afresh gives, the inferred years and their rollovers
-    /// included: random runs of a few dates across New Year, malformed and unpadded ones among them.
+    /// first seven bytes are the same, its seconds of the day when their eight bytes are) give what reading each
+    /// afresh gives, the inferred years and their rollovers included: random runs of a few dates across New Year,
+    /// fractions of every length, malformed and unpadded ones among them.
     @Test func cachedSyslogTimestampsAreTheSameAsFreshOnes() {
         let texts = [
             "Dec 31 23:59:59", "Dec 31 23:59:59.5", "Jan  1 00:00:01.123456", "Jan  1 09:15:00", "Jan 12 10:00:00",
             "Jul  4 13:26:15", "Jul  4 13:26:16.972604", "Jul 4 13:26:16.5", "Jul  4 25:00:00", "Jul 32 13:26:16",
-            "Jul  4 13:26", "Jul  4 13:26:15.", "Foo  4 13:26:15",
+            "Jul  4 13:26", "Jul  4 13:26:15.", "Foo  4 13:26:15", "Jul  4 13:26:15,25", "Jul  4 13:26:15.1234567890",
+            "Jul  4 13:26:15.12x", "Jul  4 13:26:15 ", "Jul  4 13:26:1x", "Jul  4 13:26:15.1234567",
         ]
         var cache = TimestampLayout.SecondCache()
         var cached = DateInference(reference: DateInference.sampleReference)
