@@ -273,8 +273,7 @@ enum LogStyleHeader {
         guard index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "<") else { return nil }
         // `(?<level>[A-Za-z]+)>: ?`
         let levelStart = index &+ 2
-        var levelEnd = levelStart
-        while levelEnd < count, (base[levelEnd] | 0x20) &- UInt8(ascii: "a") < 26 { levelEnd &+= 1 }
+        let levelEnd = run(base, from: levelStart, count, stops: nonLetter) { ($0 | 0x20) &- UInt8(ascii: "a") < 26 }
         guard levelEnd > levelStart, levelEnd &+ 1 < count, base[levelEnd] == UInt8(ascii: ">"),
             base[levelEnd &+ 1] == colon
         else { return nil }
@@ -364,6 +363,13 @@ enum LogStyleHeader {
     @inline(__always)
     private static func nonLowerHex(_ word: UInt64) -> UInt64 {
         ~(within(0x30, 0x39, word) | within(0x61, 0x66, word)) & highBits
+    }
+
+    /// The bytes of `word` that are not `[A-Za-z]` (a letter ORed with 0x20 is lowercase, and no other byte
+    /// becomes one).
+    @inline(__always)
+    private static func nonLetter(_ word: UInt64) -> UInt64 {
+        ~within(0x61, 0x7A, word | 0x2020_2020_2020_2020) & highBits
     }
 
     /// The bytes of `word` that are not `[a-z]`.
