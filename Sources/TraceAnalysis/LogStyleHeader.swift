@@ -116,7 +116,7 @@ enum LogStyleHeader {
         let pidEnd = NSLogHeader.digitRun(base, from: bracket &+ 1, count)
         guard pidEnd > bracket &+ 1, pidEnd < count, base[pidEnd] == colon else { return nil }
         var index = pidEnd &+ 1
-        index = run(base, from: index, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
+        index = NSLogHeader.run(base, from: index, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
         guard index > pidEnd &+ 1, index < count, base[index] == close else { return nil }
         let thread = (pidEnd &+ 1)..<index
         index &+= 1
@@ -141,7 +141,9 @@ enum LogStyleHeader {
         index = spaces(base, from: threadEnd, count)
         // `[A-Z][a-z]+ +`
         guard index < count, base[index] &- UInt8(ascii: "A") < 26 else { return nil }
-        let levelEnd = run(base, from: index &+ 1, count, stops: nonLowercase) { $0 &- UInt8(ascii: "a") < 26 }
+        let levelEnd = NSLogHeader.run(base, from: index &+ 1, count, stops: nonLowercase) {
+            $0 &- UInt8(ascii: "a") < 26
+        }
         guard levelEnd > index &+ 1, levelEnd < count, base[levelEnd] == space else { return nil }
         let level = index..<levelEnd
         index = spaces(base, from: levelEnd, count)
@@ -273,7 +275,9 @@ enum LogStyleHeader {
         guard index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "<") else { return nil }
         // `(?<level>[A-Za-z]+)>: ?`
         let levelStart = index &+ 2
-        let levelEnd = run(base, from: levelStart, count, stops: nonLetter) { ($0 | 0x20) &- UInt8(ascii: "a") < 26 }
+        let levelEnd = NSLogHeader.run(base, from: levelStart, count, stops: nonLetter) {
+            ($0 | 0x20) &- UInt8(ascii: "a") < 26
+        }
         guard levelEnd > levelStart, levelEnd &+ 1 < count, base[levelEnd] == UInt8(ascii: ">"),
             base[levelEnd &+ 1] == colon
         else { return nil }
@@ -297,7 +301,7 @@ enum LogStyleHeader {
             if end &+ 1 < count, base[end] == UInt8(ascii: ")"), base[end &+ 1] == space { index = end &+ 2 }
         }
         if index < count, base[index] == open {
-            let subsystemEnd = run(base, from: index &+ 1, count, stops: subsystemEnds) {
+            let subsystemEnd = NSLogHeader.run(base, from: index &+ 1, count, stops: subsystemEnds) {
                 $0 != colon && $0 != close && !NSLogHeader.isSpace($0)
             }
             if subsystemEnd > index &+ 1, subsystemEnd < count, base[subsystemEnd] == colon {
@@ -329,23 +333,6 @@ enum LogStyleHeader {
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// The end of the run of bytes from `start` that are `member`s: eight bytes at a time while eight are left,
-    /// `stops` marking (in the high bit of each byte) the bytes that are not; only its lowest mark need be sure.
-    @inline(__always)
-    private static func run(
-        _ base: UnsafePointer<UInt8>, from start: Int, _ count: Int, stops: (UInt64) -> UInt64,
-        _ member: (UInt8) -> Bool
-    ) -> Int {
-        var index = start
-        while index &+ 8 <= count {
-            let marks = stops(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
-            if marks != 0 { return index &+ marks.trailingZeroBitCount >> 3 }
-            index &+= 8
-        }
-        while index < count, member(base[index]) { index &+= 1 }
-        return index
-    }
 
     /// Per byte of `word` below 0x80, its high bit set where the byte is `n` or more (exact for every byte: no
     /// sum reaches the next one); `low` is `word` without its high bits.
@@ -382,20 +369,11 @@ enum LogStyleHeader {
         within(0x3A, 0x3A, word) | within(0x5D, 0x5D, word) | within(0x20, 0x20, word) | within(0x09, 0x0D, word)
     }
 
-    /// The end of the run of spaces at `start` (eight bytes at a time while eight are left: the default style
-    /// pads its columns with dozens).
+    /// The end of the run of spaces at `start` (eight bytes at a time: the default style pads its columns with
+    /// dozens).
     @inline(__always)
     private static func spaces(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
-        var index = start
-        while index &+ 8 <= count {
-            let others =
-                UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                ^ 0x2020_2020_2020_2020
-            if others != 0 { return index &+ others.trailingZeroBitCount >> 3 }
-            index &+= 8
-        }
-        while index < count, base[index] == space { index &+= 1 }
-        return index
+        NSLogHeader.run(base, from: start, count, stops: { $0 ^ 0x2020_2020_2020_2020 }) { $0 == space }
     }
 
     /// The end of `0x[0-9a-f]+` at `start` when a space follows it (as ` +` does in every place it is used), or nil.
@@ -405,7 +383,7 @@ enum LogStyleHeader {
             return nil
         }
         var index = start &+ 2
-        index = run(base, from: index, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
+        index = NSLogHeader.run(base, from: index, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
         guard index > start &+ 2, index < count, base[index] == space else { return nil }
         return index
     }

@@ -255,13 +255,23 @@ enum NSLogHeader {
     /// Where the run of digits starting at `index` ends (eight bytes at a time while eight are left).
     @inline(__always)
     static func digitRun(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+        run(base, from: start, count, stops: nonDigits, isDigit)
+    }
+
+    /// The end of the run of bytes from `start` that are `member`s: eight bytes at a time while eight are left,
+    /// `stops` marking (with any bit of each byte) the bytes that are not; only its lowest mark need be sure.
+    @inline(__always)
+    static func run(
+        _ base: UnsafePointer<UInt8>, from start: Int, _ count: Int, stops: (UInt64) -> UInt64,
+        _ member: (UInt8) -> Bool
+    ) -> Int {
         var index = start
         while index &+ 8 <= count {
-            let marks = nonDigits(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+            let marks = stops(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
             if marks != 0 { return index &+ marks.trailingZeroBitCount >> 3 }
             index &+= 8
         }
-        while index < count, isDigit(base[index]) { index &+= 1 }
+        while index < count, member(base[index]) { index &+= 1 }
         return index
     }
 

@@ -209,16 +209,7 @@ struct LogStyleHeaderTests {
             + [0, 0x08, 0x0B, 0x0C, 0x0E, 0x1F, 0x21, 0x7F, 0x80, 0xBA, 0xDD, 0xFF, 0xC3]
         var matched = 0
         for round in 0..<20_000 {
-            var line = seeds[round % seeds.count]
-            for _ in 0...Int(random.next() % 3) {
-                let position = Int(random.next() % UInt64(min(line.count, 96) + 1))
-                let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                switch random.next() % 3 {
-                case 0 where position < line.count: line[position] = byte
-                case 1 where position < line.count: line.remove(at: position)
-                default: line.insert(byte, at: position)
-                }
-            }
+            let line = TestSupport.mutate(seeds[round % seeds.count], alphabet: alphabet, within: 96, &random)
             matched += try Self.check(line, reference)
         }
         #expect(matched > 5_000)

@@ -124,16 +124,7 @@ struct NSLogHeaderTests {
         let alphabet = Array("0123456789 -:.+Z[]x\tabcDfE0x\r".utf8) + [0, 0xFF, 0xC3]
         var random = SplitMix64(seed: 42)
         for round in 0..<20_000 {
-            var line = seeds[round % seeds.count]
-            for _ in 0...Int(random.next() % 3) {
-                let position = Int(random.next() % UInt64(min(line.count, 48) + 1))
-                let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                switch random.next() % 3 {
-                case 0 where position < line.count: line[position] = byte
-                case 1 where position < line.count: line.remove(at: position)
-                default: line.insert(byte, at: position)
-                }
-            }
+            let line = TestSupport.mutate(seeds[round % seeds.count], alphabet: alphabet, within: 48, &random)
             try Self.check(line, after: seeds[(round + 1) % seeds.count], reference)
             try Self.check(line, after: seeds[round % seeds.count], reference)
         }

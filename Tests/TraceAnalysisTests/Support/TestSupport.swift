@@ -107,6 +107,22 @@ enum TestSupport {
         return try urls.flatMap { url in try Data(contentsOf: url).split(separator: 0x0A).map { Array($0) } }
     }
 
+    /// `line` with one to three random bytes of `alphabet` replaced, inserted or removed in its first `within`
+    /// bytes: the header readers' mutation tests.
+    static func mutate(_ line: [UInt8], alphabet: [UInt8], within: Int, _ random: inout SplitMix64) -> [UInt8] {
+        var line = line
+        for _ in 0...Int(random.next() % 3) {
+            let position = Int(random.next() % UInt64(min(line.count, within) + 1))
+            let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            switch random.next() % 3 {
+            case 0 where position < line.count: line[position] = byte
+            case 1 where position < line.count: line.remove(at: position)
+            default: line.insert(byte, at: position)
+            }
+        }
+        return line
+    }
+
     /// The built `generate-capture` binary, beside ``binary``.
     static var generator: URL { binary.deletingLastPathComponent().appendingPathComponent("generate-capture") }
 
