@@ -59,7 +59,7 @@ enum LogStyleHeader {
         }
     }
 
-    /// The style whose pattern `pattern` is, when it is one of the three built-in `log` patterns and PCRE2's
+    /// The style whose pattern `pattern` is, when it is one of the four built-in patterns this reads and PCRE2's
     /// newline is LF.
     static func style(ofPattern pattern: String) -> Style? {
         guard Regex.newlineIsLF else { return nil }
@@ -115,8 +115,7 @@ enum LogStyleHeader {
         guard bracket > 27, bracket < count, base[bracket] == open else { return nil }
         let pidEnd = NSLogHeader.digitRun(base, from: bracket &+ 1, count)
         guard pidEnd > bracket &+ 1, pidEnd < count, base[pidEnd] == colon else { return nil }
-        var index = pidEnd &+ 1
-        index = NSLogHeader.run(base, from: index, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
+        var index = NSLogHeader.run(base, from: pidEnd &+ 1, count, stops: nonLowerHex, NSLogHeader.isLowerHex)
         guard index > pidEnd &+ 1, index < count, base[index] == close else { return nil }
         let thread = (pidEnd &+ 1)..<index
         index &+= 1
@@ -209,7 +208,7 @@ enum LogStyleHeader {
         return match
     }
 
-    /// `^(?<timestamp>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?` and ``deviceProcess(_:_:from:)``: the
+    /// `^(?<timestamp>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?` and ``deviceProcess(_:_:from:timestamp:)``: the
     /// device name is taken when it is there, and when what follows it does not match, PCRE2 reads the line again
     /// without it (the process then starts where the name did).
     @inline(__always)
