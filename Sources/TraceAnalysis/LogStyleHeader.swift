@@ -120,20 +120,18 @@ enum LogStyleHeader {
         let thread = (pidEnd &+ 1)..<index
         index &+= 1
         if index < count, base[index] == space { index &+= 1 }
-        var match = Match(
-            timestamp: 0..<23, level: 24..<26, process: 27..<bracket, pid: (bracket &+ 1)..<pidEnd, thread: thread,
-            subsystem: nil, category: nil, message: index..<count)
-        rest(base, count, &match)
-        return match
+        return rest(
+            base, count,
+            Match(
+                timestamp: 0..<23, level: 24..<26, process: 27..<bracket, pid: (bracket &+ 1)..<pidEnd, thread: thread,
+                subsystem: nil, category: nil, message: index..<count))
     }
 
     /// `^(?<timestamp>…) +(?<thread>0x[0-9a-f]+) +(?<level>[A-Z][a-z]+) +0x[0-9a-f]+ +(?<pid>\d+) +(?:\d+ +)?`
     /// `(?<process>[^:]+?): ` and ``rest(_:_:_:)``.
     @inline(__always)
     private static func standard(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
-        guard count >= 26, dateAndTime(base), let timestampEnd = zoneEnd(base, count),
-            timestampEnd < count, base[timestampEnd] == space
-        else { return nil }
+        guard let timestampEnd = logTimestampEnd(base, count) else { return nil }
         var index = spaces(base, from: timestampEnd, count)
         guard let threadEnd = hexNumber(base, from: index, count) else { return nil }
         let thread = index..<threadEnd
@@ -174,25 +172,22 @@ enum LogStyleHeader {
         }
         if processStart == colonAt, afterPid &- pidEnd >= 2 { processStart = afterPid &- 1 }
         guard processStart < colonAt else { return nil }
-        var match = Match(
-            timestamp: 0..<timestampEnd, level: level, process: processStart..<colonAt, pid: pid, thread: thread,
-            subsystem: nil, category: nil, message: (colonAt &+ 2)..<count)
-        rest(base, count, &match)
-        return match
+        return rest(
+            base, count,
+            Match(
+                timestamp: 0..<timestampEnd, level: level, process: processStart..<colonAt, pid: pid, thread: thread,
+                subsystem: nil, category: nil, message: (colonAt &+ 2)..<count))
     }
 
     /// `^(?<timestamp>…)  ?\S+ (?<process>[^\[\]]+?)\[(?<pid>\d+)\]: ` and ``rest(_:_:_:)``.
     @inline(__always)
     private static func syslog(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
-        guard count >= 26, dateAndTime(base), let timestampEnd = zoneEnd(base, count),
-            timestampEnd < count, base[timestampEnd] == space
-        else { return nil }
+        guard let timestampEnd = logTimestampEnd(base, count) else { return nil }
         // `  ?\S+ `: a second space is taken when there is one; `\S+` then ends at the first whitespace, which
         // must be a space (a shorter run would leave a non-space before it).
         var hostStart = timestampEnd &+ 1
         if hostStart < count, base[hostStart] == space { hostStart &+= 1 }
-        var hostEnd = hostStart
-        while hostEnd < count, !NSLogHeader.isSpace(base[hostEnd]) { hostEnd &+= 1 }
+        let hostEnd = nonSpaces(base, from: hostStart, count)
         guard hostEnd > hostStart, hostEnd < count, base[hostEnd] == space else { return nil }
         let processStart = hostEnd &+ 1
         let bracket = NSLogHeader.firstOf(open, close, base, from: processStart, count)
@@ -201,11 +196,11 @@ enum LogStyleHeader {
         guard pidEnd > bracket &+ 1, pidEnd &+ 2 < count, base[pidEnd] == close, base[pidEnd &+ 1] == colon,
             base[pidEnd &+ 2] == space
         else { return nil }
-        var match = Match(
-            timestamp: 0..<timestampEnd, level: nil, process: processStart..<bracket, pid: (bracket &+ 1)..<pidEnd,
-            thread: nil, subsystem: nil, category: nil, message: (pidEnd &+ 3)..<count)
-        rest(base, count, &match)
-        return match
+        return rest(
+            base, count,
+            Match(
+                timestamp: 0..<timestampEnd, level: nil, process: processStart..<bracket, pid: (bracket &+ 1)..<pidEnd,
+                thread: nil, subsystem: nil, category: nil, message: (pidEnd &+ 3)..<count))
     }
 
     /// `^(?<timestamp>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?` and ``deviceProcess(_:_:from:timestamp:)``: the
@@ -226,8 +221,7 @@ enum LogStyleHeader {
         }
         guard timestampEnd < count, base[timestampEnd] == space else { return nil }
         let nameStart = timestampEnd &+ 1
-        var nameEnd = nameStart
-        while nameEnd < count, !NSLogHeader.isSpace(base[nameEnd]) { nameEnd &+= 1 }
+        let nameEnd = nonSpaces(base, from: nameStart, count)
         if nameEnd < count, base[nameEnd] == space,
             let match = deviceProcess(base, count, from: nameEnd &+ 1, timestamp: 0..<timestampEnd)
         {
@@ -255,9 +249,7 @@ enum LogStyleHeader {
             // `(?:\([^()]*\))?\[`: the group must match, and a bracket follow it.
             end = parenthesis
             guard base[parenthesis] == UInt8(ascii: "(") else { return nil }
-            let closing = NSLogHeader.firstOf(
-                UInt8(ascii: "("), UInt8(ascii: ")"), base, from: parenthesis &+ 1, count)
-            guard closing < count, base[closing] == UInt8(ascii: ")") else { return nil }
+            guard let closing = closingParenthesis(base, after: parenthesis, count) else { return nil }
             index = closing &+ 1
         }
         guard index < count, base[index] == open else { return nil }
@@ -267,8 +259,7 @@ enum LogStyleHeader {
         index = pidEnd &+ 1
         // `(?: \([^()]*\))? <`
         if index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "(") {
-            let closing = NSLogHeader.firstOf(UInt8(ascii: "("), UInt8(ascii: ")"), base, from: index &+ 2, count)
-            guard closing < count, base[closing] == UInt8(ascii: ")") else { return nil }
+            guard let closing = closingParenthesis(base, after: index &+ 1, count) else { return nil }
             index = closing &+ 1
         }
         guard index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "<") else { return nil }
@@ -288,16 +279,18 @@ enum LogStyleHeader {
     }
 
     /// `(?:\([^()]*\) )?(?:\[(?<subsystem>[^:\]\s]+):(?<category>[^\]]*)\] )?(?<message>.*)$` from the start of
-    /// `match.message`: each optional group is taken where it matches (the message then matches whatever is left,
-    /// so PCRE2 never backtracks into them), and the message is what follows.
+    /// `match.message`, and `match` with them: each optional group is taken where it matches (the message then
+    /// matches whatever is left, so PCRE2 never backtracks into them), and the message is what follows.
     @inline(__always)
-    private static func rest(_ base: UnsafePointer<UInt8>, _ count: Int, _ match: inout Match) {
+    private static func rest(_ base: UnsafePointer<UInt8>, _ count: Int, _ match: Match) -> Match {
+        var match = match
         var index = match.message.lowerBound
         var subsystem: Range<Int>?
         var category: Range<Int>?
         if index < count, base[index] == UInt8(ascii: "(") {
-            let end = NSLogHeader.firstOf(UInt8(ascii: "("), UInt8(ascii: ")"), base, from: index &+ 1, count)
-            if end &+ 1 < count, base[end] == UInt8(ascii: ")"), base[end &+ 1] == space { index = end &+ 2 }
+            if let end = closingParenthesis(base, after: index, count), end &+ 1 < count, base[end &+ 1] == space {
+                index = end &+ 2
+            }
         }
         if index < count, base[index] == open {
             let subsystemEnd = NSLogHeader.run(base, from: index &+ 1, count, stops: subsystemEnds) {
@@ -313,6 +306,17 @@ enum LogStyleHeader {
             }
         }
         match.setRest(subsystem: subsystem, category: category, message: index..<count)
+        return match
+    }
+
+    /// The end of `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d` (the `log` tool's timestamp with its zone), when
+    /// a space follows it, or nil.
+    @inline(__always)
+    private static func logTimestampEnd(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        guard count >= 26, dateAndTime(base), let end = zoneEnd(base, count), end < count, base[end] == space else {
+            return nil
+        }
+        return end
     }
 
     /// The end of `\d+[+-]\d\d:?\d\d` from byte 20 (the fraction and the zone of a `log` timestamp), or nil.
@@ -373,6 +377,21 @@ enum LogStyleHeader {
     @inline(__always)
     private static func spaces(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
         NSLogHeader.run(base, from: start, count, stops: { $0 ^ 0x2020_2020_2020_2020 }) { $0 == space }
+    }
+
+    /// The end of the run of `\S` (no PCRE2 `\s`) at `start`: a host or device name.
+    @inline(__always)
+    private static func nonSpaces(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
+        var index = start
+        while index < count, !NSLogHeader.isSpace(base[index]) { index &+= 1 }
+        return index
+    }
+
+    /// Where `\([^()]*\)` that opens at `opening` closes: the first parenthesis after it, when that one closes.
+    @inline(__always)
+    private static func closingParenthesis(_ base: UnsafePointer<UInt8>, after opening: Int, _ count: Int) -> Int? {
+        let end = NSLogHeader.firstOf(UInt8(ascii: "("), UInt8(ascii: ")"), base, from: opening &+ 1, count)
+        return end < count && base[end] == UInt8(ascii: ")") ? end : nil
     }
 
     /// The end of `0x[0-9a-f]+` at `start` when a space follows it (as ` +` does in every place it is used), or nil.

@@ -490,15 +490,27 @@ struct Generator {
 
     /// `Mmm dd HH:MM:SS.ffffff`: the clock as a device's syslog writes it (no year, microseconds).
     mutating func putSyslogTimestamp() {
-        let saved = out.count
-        putTimestamp(modern: false)  // caches the second's texts
-        out.removeSubrange(saved...)
+        cacheSecondTexts()
         put(syslogSecondText)
         put(UInt8(ascii: "."))
         putPadded(now % 1_000_000, width: 6)
     }
 
     mutating func putTimestamp(modern: Bool) {
+        cacheSecondTexts()
+        put(secondText)
+        put(UInt8(ascii: "."))
+        let micros = now % 1_000_000
+        if modern {
+            putPadded(micros, width: 6)
+            put("-0500")
+        } else {
+            putPadded(micros / 1000, width: 3)
+        }
+    }
+
+    /// ``secondText`` and ``syslogSecondText`` for the clock's second, made when it moves to another.
+    mutating func cacheSecondTexts() {
         let second = now / 1_000_000
         if second != cachedSecond {
             cachedSecond = second
@@ -534,15 +546,6 @@ struct Generator {
             syslogSecondText += day < 10 ? [UInt8(ascii: " "), UInt8(ascii: "0") + UInt8(day)] : out[8..<10]
             syslogSecondText += out[10..<19]
             out = saved
-        }
-        put(secondText)
-        put(UInt8(ascii: "."))
-        let micros = now % 1_000_000
-        if modern {
-            putPadded(micros, width: 6)
-            put("-0500")
-        } else {
-            putPadded(micros / 1000, width: 3)
         }
     }
 
