@@ -27,11 +27,56 @@ static inline __attribute__((always_inline)) uint64_t run_decimal(uint64_t word,
 
 static const uint32_t run_micro_scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
 
-/// Per byte: 1 where it may be in a modern header's thread (`\d`), 2 where in a classic one's (`[0-9A-Fa-fx]`).
+/// The number of fraction digits after `YYYY-MM-DD HH:MM:SS.` in a line of 28 bytes or more (its LF after them),
+/// 1–9, with `*fraction` its bytes 20–27; 0 when there are none or ten or more (no header of these formats).
+static inline __attribute__((always_inline)) unsigned run_fraction_digits(const uint8_t *line, uint64_t *fraction) {
+    *fraction = csimd_load8(line + 20);
+    const uint64_t marks = run_non_digits(*fraction);
+    const unsigned digits = marks ? (unsigned)(__builtin_ctzll(marks) >> 3) : 8;
+    if (digits == 8 && (uint8_t)(line[28] - '0') < 10) {
+        return (uint8_t)(line[29] - '0') < 10 ? 0 : 9;  // line[29] is at most the LF
+    }
+    return digits;
+}
+
+/// Whether the `count` bytes of `line`, whose fraction has `digits` digits (`fraction`: bytes 20–27), begin with
+/// the date and time to the minute, the fraction's length and the zone that `clock` was armed with, at its second
+/// or a later one, which the clock moves to (the microseconds still count from the armed second: a zone read from
+/// the line is the same, and one assumed for it is the same within the hour, as `ZoneResolver` reads it); then
+/// `*micros` is the line's time in microseconds from the armed second, and `*timestamp_end` where its timestamp ends.
+static inline __attribute__((always_inline)) int run_clock(
+    csimd_header_clock *clock, const uint8_t *line, size_t count, unsigned digits, uint64_t fraction,
+    uint32_t *micros, size_t *timestamp_end) {
+    if (clock->fraction_digits != digits) return 0;
+    if (csimd_load8(line) != clock->date[0] || csimd_load8(line + 8) != clock->date[1]) return 0;
+    const uint64_t time = csimd_load8(line + 12);  // bytes 12–19: `H:MM:SS.`
+    if (time != clock->date[2]) {
+        if ((time ^ clock->date[2]) & 0xFF0000FFFFFFFFFFull) return 0;  // another hour or minute, or no `:SS.`
+        const uint32_t tens = (uint32_t)(line[17] - '0'), ones = (uint32_t)(line[18] - '0');
+        const uint32_t second = (uint32_t)((clock->date[2] >> 40) & 0xFF) * 10 +
+                                (uint32_t)((clock->date[2] >> 48) & 0xFF) - 11 * '0';
+        if (tens > 5 || ones > 9 || tens * 10 + ones <= second) return 0;
+        clock->later += (tens * 10 + ones - second) * 1000000;
+        clock->date[2] = time;
+    }
+    const size_t end = 20 + digits + clock->zone_count;
+    if (end > count) return 0;
+    if (clock->zone_count &&
+        (csimd_load8(line + 20 + digits) & (~0ull >> (8 * (8 - clock->zone_count)))) != clock->zone)
+        return 0;
+    *micros = clock->later + (digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
+                                          : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) /
+                                                       (digits == 7 ? 10 : 100)));
+    *timestamp_end = end;
+    return 1;
+}
+
+/// Per byte: 1 where it may be in a modern NSLog header's thread (`\d`), 2 where in a classic one's
+/// (`[0-9A-Fa-fx]`), 4 where in a compact `log` line's (`[0-9a-f]`).
 static const uint8_t run_thread_bytes[256] = {
-    ['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3, ['5'] = 3, ['6'] = 3, ['7'] = 3, ['8'] = 3, ['9'] = 3,
+    ['0'] = 7, ['1'] = 7, ['2'] = 7, ['3'] = 7, ['4'] = 7, ['5'] = 7, ['6'] = 7, ['7'] = 7, ['8'] = 7, ['9'] = 7,
     ['A'] = 2, ['B'] = 2, ['C'] = 2, ['D'] = 2, ['E'] = 2, ['F'] = 2,
-    ['a'] = 2, ['b'] = 2, ['c'] = 2, ['d'] = 2, ['e'] = 2, ['f'] = 2, ['x'] = 2,
+    ['a'] = 6, ['b'] = 6, ['c'] = 6, ['d'] = 6, ['e'] = 6, ['f'] = 6, ['x'] = 2,
 };
 
 /// Whether `tail` is at `at`, with `room` bytes left in the line.
@@ -45,17 +90,16 @@ static inline __attribute__((always_inline)) int run_tail_at(
     return size <= 24 || csimd_load8(at + 16) == tail->words[2];
 }
 
-/// The length of the run of thread bytes at `p`, at most `room`: digits (modern) or `[0-9A-Fa-fx]` (classic);
-/// eight bytes at a time while eight are left.
-static inline __attribute__((always_inline)) size_t run_thread(const uint8_t *p, size_t room, int modern) {
+/// The length of the run of thread bytes at `p`, at most `room`, of a class of `run_thread_bytes`: 1, digits (modern
+/// NSLog), 2, `[0-9A-Fa-fx]` (classic NSLog), eight bytes at a time while eight are left; or 4, `[0-9a-f]` (compact).
+static inline __attribute__((always_inline)) size_t run_thread(const uint8_t *p, size_t room, uint8_t class) {
     size_t index = 0;
-    while (index + 8 <= room) {
+    while (class != 4 && index + 8 <= room) {
         const uint64_t word = csimd_load8(p + index);
-        const uint64_t marks = modern ? run_non_digits(word) : csimd_non_hex(word);
+        const uint64_t marks = class == 1 ? run_non_digits(word) : csimd_non_hex(word);
         if (marks) return index + (size_t)(__builtin_ctzll(marks) >> 3);
         index += 8;
     }
-    const uint8_t class = modern ? 1 : 2;
     while (index < room && (run_thread_bytes[p[index]] & class)) index++;
     return index;
 }
@@ -120,6 +164,21 @@ static inline int run_any_mark(const uint64_t *candidates, size_t from, size_t e
     return (bits & (~0ull >> (63 - ((end - 1) & 63)))) != 0;
 }
 
+/// Counts a line of incarnation `tail` in shape `modern` at `micros` into the last of the `*group` groups written to
+/// `out` when it continues it, else into a new one; 0 when that would be group `capacity` (the run ends there).
+static inline __attribute__((always_inline)) int run_group(
+    csimd_header_group *out, size_t *group, size_t capacity, uint32_t tail, int modern, uint32_t micros) {
+    csimd_header_group *last = *group ? &out[*group - 1] : 0;
+    if (last && last->tail == tail && last->modern == (uint16_t)modern && micros >= last->last_micros) {
+        last->count++;
+        last->last_micros = micros;
+        return 1;
+    }
+    if (*group == capacity) return 0;
+    out[(*group)++] = (csimd_header_group){(uint16_t)tail, (uint16_t)modern, 1, micros, micros};
+    return 1;
+}
+
 /// `csimd_header_run`, inlined twice: with the loud lines, and without (`loud` null), each loop as lean as it can be.
 static inline __attribute__((always_inline)) size_t run_headers(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
@@ -144,42 +203,14 @@ static inline __attribute__((always_inline)) size_t run_headers(
             break;  // CRLF: left to the line-by-line path
         }
         // The fraction's digits give the shape (1–3 classic, 4–9 modern), and the shape the clock armed for it.
-        const uint64_t fraction = csimd_load8(line + 20);
-        const uint64_t marks = run_non_digits(fraction);
-        unsigned digits = marks ? (unsigned)(__builtin_ctzll(marks) >> 3) : 8;
-        if (digits == 8 && (uint8_t)(line[28] - '0') < 10) {
-            if ((uint8_t)(line[29] - '0') < 10) break;  // ten digits or more: no NSLog header (or line[29] is the LF)
-            digits = 9;
-        }
+        uint64_t fraction;
+        const unsigned digits = run_fraction_digits(line, &fraction);
         if (digits == 0) break;
         const int modern = digits > 3;
         if (!(armed & (1u << modern))) break;
-        csimd_header_clock *clock = &state->clocks[modern];
-        if (clock->fraction_digits != digits) break;
-        // The date and time to the minute, and the zone: the armed record's bytes; the second the clock holds, or
-        // a later one, which the clock moves to (the microseconds still count from the armed second: a zone read
-        // from the line is the same, and one assumed for it is the same within the hour, as `ZoneResolver` reads
-        // it).
-        if (csimd_load8(line) != clock->date[0] || csimd_load8(line + 8) != clock->date[1]) break;
-        const uint64_t time = csimd_load8(line + 12);  // bytes 12–19: `H:MM:SS.`
-        if (time != clock->date[2]) {
-            if ((time ^ clock->date[2]) & 0xFF0000FFFFFFFFFFull) break;  // another hour or minute, or no `:SS.`
-            const uint32_t tens = (uint32_t)(line[17] - '0'), ones = (uint32_t)(line[18] - '0');
-            const uint32_t second = (uint32_t)((clock->date[2] >> 40) & 0xFF) * 10 +
-                                    (uint32_t)((clock->date[2] >> 48) & 0xFF) - 11 * '0';
-            if (tens > 5 || ones > 9 || tens * 10 + ones <= second) break;
-            clock->later += (tens * 10 + ones - second) * 1000000;
-            clock->date[2] = time;
-        }
-        const size_t timestamp_end = 20 + digits + clock->zone_count;
-        if (timestamp_end > count) break;
-        if (clock->zone_count &&
-            (csimd_load8(line + 20 + digits) & (~0ull >> (8 * (8 - clock->zone_count)))) != clock->zone)
-            break;
-        const uint32_t micros = clock->later +
-                                (digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
-                                             : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) /
-                                                          (digits == 7 ? 10 : 100)));
+        uint32_t micros;
+        size_t timestamp_end;
+        if (!run_clock(&state->clocks[modern], line, count, digits, fraction, &micros, &timestamp_end)) break;
         // The header tail (` name[pid:`) of one of the recent incarnations: the last one's first (at most one can
         // be there: a tail runs to the colon after the digits after the first bracket).
         const uint8_t *at = line + timestamp_end;
@@ -195,7 +226,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
         }
         // `(?<thread>\d+)\]` (modern) or `(?<thread>[0-9A-Fa-fx]+)\]` (classic), then ` ?(?<message>.*)$`.
         size_t index = timestamp_end + state->tails[tail].count;
-        const size_t thread = run_thread(line + index, count - index, modern);
+        const size_t thread = run_thread(line + index, count - index, modern ? 1 : 2);
         index += thread;
         if (thread == 0 || index >= count || line[index] != ']') break;
         index++;
@@ -206,14 +237,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
             if (last == '{' || last == '(' || last == '[') break;
             if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
         }
-        csimd_header_group *last = group ? &out[group - 1] : 0;
-        if (last && last->tail == tail && last->modern == (uint16_t)modern && micros >= last->last_micros) {
-            last->count++;
-            last->last_micros = micros;
-        } else {
-            if (group == capacity) break;
-            out[group++] = (csimd_header_group){(uint16_t)tail, (uint16_t)modern, 1, micros, micros};
-        }
+        if (!run_group(out, &group, capacity, tail, modern, micros)) break;
         lines++;
         position = lf + 1;
     }
@@ -233,6 +257,110 @@ size_t csimd_header_run(
     }
     return run_headers(
         state, armed, bytes, start, end, newlines, candidates, 0, max_line, out, capacity, groups, next);
+}
+
+/// Whether `tail` (of a record of format `format`) is at `at`, with `room` bytes left in the line.
+static inline __attribute__((always_inline)) int style_tail_at(
+    const csimd_style_tail *tail, const uint8_t *at, size_t room, uint32_t format) {
+    const size_t size = tail->count;
+    if (size == 0 || size > room || tail->format != format) return 0;
+    if (csimd_load8(at + size - 8) != tail->last || (csimd_load8(at) & tail->mask) != tail->words[0]) return 0;
+    for (size_t offset = 8; offset + 8 < size; offset += 8) {
+        if (csimd_load8(at + offset) != tail->words[offset >> 3]) return 0;
+    }
+    return 1;
+}
+
+/// `Df|Db|E |I |A |F |Er|Fa|Ft`: the types of `log --style compact`.
+static inline __attribute__((always_inline)) int style_compact_type(uint8_t first, uint8_t second) {
+    switch (first) {
+    case 'D': return second == 'f' || second == 'b';
+    case 'E': return second == ' ' || second == 'r';
+    case 'I':
+    case 'A': return second == ' ';
+    case 'F': return second == ' ' || second == 'a' || second == 't';
+    default: return 0;
+    }
+}
+
+/// `csimd_style_run`, inlined per style, with the loud lines and without.
+static inline __attribute__((always_inline)) size_t style_headers(
+    csimd_style_state *state, uint32_t style, const uint8_t *bytes, size_t start, size_t end,
+    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
+    size_t position = start;
+    size_t lines = 0;
+    size_t group = 0;
+    uint32_t hint = state->hint < CSIMD_HEADER_TAILS ? state->hint : 0;
+    run_marks feeds = run_marks_from(newlines, start, end);
+    for (;;) {
+        const size_t lf = run_next_mark(&feeds);
+        if (lf == end) break;
+        const size_t count = lf - position;
+        if (count < 28 || count > max_line) break;
+        const uint8_t *line = bytes + position;
+        if (loud) {
+            if ((loud[lf >> 6] >> (lf & 63)) & 1) break;  // see `run_headers`
+        } else if (line[count - 1] == 0x0D) {
+            break;
+        }
+        uint64_t fraction;
+        const unsigned digits = run_fraction_digits(line, &fraction);
+        if (digits == 0) break;
+        uint32_t micros;
+        size_t timestamp_end;
+        if (!run_clock(&state->clock, line, count, digits, fraction, &micros, &timestamp_end)) break;
+        // The header tail of one of the recent incarnations (a compact line's type masked out), the last one's
+        // first: ` Ty name[pid:` (compact), `  host name[pid]: ` (syslog).
+        const uint8_t *at = line + timestamp_end;
+        const size_t room = count - timestamp_end;
+        uint32_t tail = hint;
+        if (!style_tail_at(&state->tails[tail], at, room, state->format)) {
+            uint32_t t = 0;
+            for (; t < CSIMD_HEADER_TAILS; t++) {
+                if (t != hint && style_tail_at(&state->tails[t], at, room, state->format)) break;
+            }
+            if (t == CSIMD_HEADER_TAILS) break;
+            tail = hint = t;
+        }
+        size_t index = timestamp_end + state->tails[tail].count;
+        if (style == CSIMD_STYLE_COMPACT) {
+            // The type, then `(?<thread>[0-9a-f]+)\] ?`.
+            if (!style_compact_type(at[1], at[2])) break;
+            const size_t thread = run_thread(line + index, count - index, 4);
+            index += thread;
+            if (thread == 0 || index >= count || line[index] != ']') break;
+            index++;
+            if (index < count && line[index] == ' ') index++;
+        }
+        // `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?(?<message>.*)$` matches whatever follows: the
+        // message is these bytes or an end of them, searched whole for a keyword.
+        if (!loud && index < count) {
+            const uint8_t last = line[count - 1];
+            if (last == '{' || last == '(' || last == '[') break;
+            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
+        }
+        if (!run_group(out, &group, capacity, tail, 0, micros)) break;
+        lines++;
+        position = lf + 1;
+    }
+    state->hint = hint;
+    *groups = group;
+    *next = position;
+    return lines;
+}
+
+size_t csimd_style_run(
+    csimd_style_state *state, const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines,
+    const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
+    size_t *groups, size_t *next) {
+#define STYLE_RUN(style, loud)                                                                                    \
+    style_headers(state, style, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, next)
+    if (state->style == CSIMD_STYLE_COMPACT) {
+        return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
+    }
+    return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);
+#undef STYLE_RUN
 }
 
 /// Whether a run of headers leaves the line `bytes[start..<lf]` whatever its header (see `csimd_loud_lines`).

@@ -5,7 +5,7 @@ import CSIMD
 /// lifecycle at the same second as the line before.
 ///
 /// The caller arms a shape (classic or modern NSLog) from a record of it that it read in full
-/// (``arm(modern:date:fractionDigits:zone:zoneCount:)``), keeps the header tails of its recent incarnations in it
+/// (``arm(modern:line:fractionDigits:zoneCount:)``), keeps the header tails of its recent incarnations in it
 /// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
 /// (``run(armed:_:start:end:newlines:candidates:loud:maximumLineLength:)``), in groups of lines in a row that
 /// repeat one tail in one shape with fractions that do not go back: what such a line means is then known without
@@ -19,6 +19,7 @@ public final class HeaderRun {
     public static let tailCapacity = Int(CSIMD_HEADER_TAILS)
 
     private let state: UnsafeMutablePointer<csimd_header_state>
+    private let styleState: UnsafeMutablePointer<csimd_style_state>
     @usableFromInline
     let groups: UnsafeMutablePointer<csimd_header_group>
 
@@ -28,13 +29,79 @@ public final class HeaderRun {
         state = .allocate(capacity: 1)
         state.initialize(to: csimd_header_state())
         state.pointee.keywords = keywords.set
+        styleState = .allocate(capacity: 1)
+        styleState.initialize(to: csimd_style_state())
+        styleState.pointee.keywords = keywords.set
         groups = .allocate(capacity: Self.capacity)
         groups.initialize(repeating: csimd_header_group(), count: Self.capacity)
     }
 
     deinit {
         state.deallocate()
+        styleState.deallocate()
         groups.deallocate()
+    }
+
+    /// The two `log` tool styles a run reads (`csimd_style_run`): `log --style compact` and `log --style syslog`.
+    public enum Style: UInt32, Sendable {
+        case compact = 1  // CSIMD_STYLE_COMPACT
+        case syslog = 2  // CSIMD_STYLE_SYSLOG
+    }
+
+    /// Longest `log` style tail kept.
+    public static let styleTailCapacity = 56
+
+    /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–56,
+    /// 11 or more for ``Style/compact``, whose type, bytes 1–2, is masked out; 0 for none) at `bytes` of a
+    /// record of format `format` (its index in the catalogue).
+    public func setStyleTail(_ index: Int, _ bytes: UnsafeRawPointer?, count: Int, style: Style, format: Int) {
+        precondition(index >= 0 && index < Self.tailCapacity)
+        var tail = csimd_style_tail()
+        if let bytes, count >= (style == .compact ? 11 : 8), count <= Self.styleTailCapacity {
+            func load(_ offset: Int) -> UInt64 {
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            }
+            // The words `csimd_style_run` compares: the first (masked), those before the last eight bytes, the last.
+            func word(_ offset: Int) -> UInt64 { offset &+ 8 < count ? load(offset) : 0 }
+            let mask: UInt64 = style == .compact ? ~0x00FF_FF00 : ~0
+            tail.words = (load(0) & mask, word(8), word(16), word(24), word(32), word(40))
+            tail.last = load(count &- 8)
+            tail.mask = mask
+            tail.count = UInt32(count)
+            tail.format = UInt32(format &+ 1)
+        }
+        withUnsafeMutablePointer(to: &styleState.pointee.tails) { tuple in
+            tuple.withMemoryRebound(to: csimd_style_tail.self, capacity: Self.tailCapacity) { $0[index] = tail }
+        }
+    }
+
+    /// Drops the `log` style header tail of recent incarnation `index`.
+    public func clearStyleTail(_ index: Int) { setStyleTail(index, nil, count: 0, style: .syslog, format: -1) }
+
+    /// Arms the `log` style run for the lines of format `format` (its index in the catalogue) in `style` that
+    /// repeat the date and time to the minute, the fraction's length and the zone of the record at `line`
+    /// (``arm(modern:line:fractionDigits:zoneCount:)``).
+    @inline(__always)
+    public func armStyle(_ style: Style, format: Int, line: UnsafeRawPointer, fractionDigits: Int, zoneCount: Int) {
+        styleState.pointee.clock = Self.clock(line, fractionDigits: fractionDigits, zoneCount: zoneCount)
+        styleState.pointee.style = style.rawValue
+        styleState.pointee.format = UInt32(truncatingIfNeeded: format &+ 1)
+    }
+
+    /// ``run(armed:_:start:end:newlines:candidates:loud:maximumLineLength:)`` for the `log` style armed
+    /// (``armStyle(_:format:line:fractionDigits:zoneCount:)``; see `csimd_style_run`): every group's
+    /// ``isModern(_:)`` is false, its times from the armed second.
+    @inline(__always)
+    public func runStyle(
+        _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
+        candidates: UnsafePointer<UInt64>, loud: UnsafePointer<UInt64>?, maximumLineLength: Int
+    ) -> (lines: Int, groups: Int, next: Int) {
+        var next = start
+        var groups = 0
+        let lines = csimd_style_run(
+            styleState, bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates, loud,
+            maximumLineLength, self.groups, Self.capacity, &groups, &next)
+        return (lines, groups, next)
     }
 
     /// The header tail of recent incarnation `index` (0..<``tailCapacity``): `count` bytes (8–32; 0 for none) as
@@ -49,18 +116,31 @@ public final class HeaderRun {
         }
     }
 
-    /// What the lines of shape `modern` repeat: the three words of the first 20 bytes (`YYYY-MM-DD HH:MM:SS.`:
-    /// bytes 0–7, 8–15, 12–19; a later second of the same minute is taken too, see `csimd_header_run`), the number
-    /// of fraction digits (1–3 classic, 4–9 modern), and the zone after them (`zoneCount` bytes, 0–8, as a
-    /// little-endian word).
+    /// What the lines of shape `modern` repeat, from the record at `line`: its first 20 bytes
+    /// (`YYYY-MM-DD HH:MM:SS.`; a later second of the same minute is taken too, see `csimd_header_run`), its number
+    /// of fraction digits (1–3 classic, 4–9 modern), and the `zoneCount` bytes (0–8) of the zone after them.
     @inline(__always)
-    public func arm(
-        modern: Bool, date: (UInt64, UInt64, UInt64), fractionDigits: Int, zone: UInt64, zoneCount: Int
-    ) {
-        let clock = csimd_header_clock(
-            date: date, zone: zone, zone_count: UInt32(truncatingIfNeeded: zoneCount),
-            fraction_digits: UInt32(truncatingIfNeeded: fractionDigits), later: 0, reserved: 0)
+    public func arm(modern: Bool, line: UnsafeRawPointer, fractionDigits: Int, zoneCount: Int) {
+        let clock = Self.clock(line, fractionDigits: fractionDigits, zoneCount: zoneCount)
         if modern { state.pointee.clocks.1 = clock } else { state.pointee.clocks.0 = clock }
+    }
+
+    /// The clock of a record whose line begins at `line`, its timestamp's fraction of `fractionDigits` digits
+    /// followed by `zoneCount` bytes of zone: the three words of its first 20 bytes (bytes 0–7, 8–15, 12–19),
+    /// and the zone as a little-endian word.
+    @inline(__always)
+    private static func clock(_ line: UnsafeRawPointer, fractionDigits: Int, zoneCount: Int) -> csimd_header_clock {
+        let zone =
+            zoneCount == 0
+            ? 0
+            : line.loadUnaligned(fromByteOffset: 20 &+ fractionDigits, as: UInt64.self)
+                & (~0 &>> UInt64(64 &- 8 &* zoneCount))
+        return csimd_header_clock(
+            date: (
+                line.loadUnaligned(as: UInt64.self), line.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                line.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+            ), zone: zone, zone_count: UInt32(truncatingIfNeeded: zoneCount),
+            fraction_digits: UInt32(truncatingIfNeeded: fractionDigits), later: 0, reserved: 0)
     }
 
     /// The lines from `start` that end before `end` and repeat the clock of a shape armed in `armed` (bit 0

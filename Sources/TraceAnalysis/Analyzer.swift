@@ -304,6 +304,15 @@ struct InputAnalysis {
         var second: Int64 = 0
         var format = 0
 
+        init() {}
+
+        /// The clock a record of format `format` at `time` arms.
+        init(time: Timestamp, format: Int) {
+            self.time = time
+            second = Timestamp.floorDivide(time.wallMicros, 1_000_000).0 &* 1_000_000
+            self.format = format
+        }
+
         /// The timestamp of a record of this shape `micros` after the armed second (what a run says of a line).
         @inline(__always)
         func at(_ micros: Int64) -> Timestamp {
@@ -312,7 +321,11 @@ struct InputAnalysis {
             return at
         }
     }
-    private var clocks = (classic: Clock(), modern: Clock())
+    private var clocks = (classic: Clock(), modern: Clock(), style: Clock())
+    /// Per format: the `log` style whose lines ``headerRun`` reads
+    /// (``HeaderRun/runStyle(_:start:end:newlines:candidates:loud:maximumLineLength:)``), when it is one (all nil
+    /// without runs).
+    private let styleRuns: [HeaderRun.Style?]
     /// Lines the runs took (tests).
     private(set) var runLines = 0
 
@@ -342,6 +355,14 @@ struct InputAnalysis {
         self.headerRun =
             headerRuns && tracking == nil && recognizer.needsMarkedKeyword
             ? recognizer.keywordSearch.map(HeaderRun.init) : nil
+        let runs = headerRun != nil
+        self.styleRuns = catalog.tables.logStyles.map { style in
+            switch style {
+            case .compact where runs: return .compact
+            case .syslog where runs: return .syslog
+            default: return nil
+            }
+        }
     }
 
     /// The summary of an input that could not be read.
@@ -566,7 +587,12 @@ struct InputAnalysis {
         recordIndent = Bytes.indentation(UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]))
         let timeline = self.timeline(for: fields, line, number)
         let (message, encoded) = parser.rawMessage(fields, in: line)
-        guard encoded else { return timeline.with { noteRecord($0, message: message, number, fields.timestamp) } }
+        guard encoded else {
+            let entry = cachedRecent
+            timeline.with { noteRecord($0, message: message, number, fields.timestamp) }
+            if let style = styleRuns[fields.formatIndex] { armStyle(style, fields, line, entry: entry) }
+            return
+        }
         var buffer: [UInt8] = []
         swap(&buffer, &decoded)
         JSONString.unescape(message, into: &buffer)
@@ -639,31 +665,61 @@ struct InputAnalysis {
         let digits = Int(time.fractionDigits)
         let zoneCount = header.timestamp.upperBound &- 20 &- digits
         guard digits > 0, zoneCount >= 0, zoneCount <= 8 else { return }
-        let zone =
-            zoneCount == 0
-            ? 0
-            : base.loadUnaligned(fromByteOffset: 20 &+ digits, as: UInt64.self) & (~0 &>> UInt64(64 &- 8 &* zoneCount))
         let modern = header.shape == .modern
-        headerRun.arm(
-            modern: modern,
-            date: (
-                base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                base.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
-            ), fractionDigits: digits, zone: zone, zoneCount: zoneCount)
-        let clock = Clock(
-            time: time, second: Timestamp.floorDivide(time.wallMicros, 1_000_000).0 &* 1_000_000, format: format)
+        headerRun.arm(modern: modern, line: base, fractionDigits: digits, zoneCount: zoneCount)
+        let clock = Clock(time: time, format: format)
         if modern { clocks.modern = clock } else { clocks.classic = clock }
         // A record that opens a dump arms nothing until the dump closes.
         if bracketDepth > 0 {
-            suspended = armedBefore | (modern ? 2 : 1)
+            suspended = (armedBefore & 3) | (modern ? 2 : 1)
         } else {
-            armed = armedBefore | (modern ? 2 : 1)
+            armed = (armedBefore & 3) | (modern ? 2 : 1)
         }
     }
 
-    /// What a record of the shape `modern` names is read as, when armed.
+    /// Sets the `log` style tail of entry `entry` of `recent` from a record of a style ``headerRun`` reads
+    /// (`fields` of `line`, in `style`), and arms the run for that style alone when the record leaves the next
+    /// line to be read as its format would read it (no prefixes, no dump opened, no ties held): the lines of its
+    /// format that repeat its date, time to the minute, fraction length and zone, at its second or a later one,
+    /// with the tail of a recent incarnation (a compact line's type any of the style's), are records of that
+    /// incarnation at that time (see ``armRun(_:format:_:time:)``). The NSLog shapes are disarmed: after this
+    /// record, a line is tried with its format first.
+    @inline(never)
+    private mutating func armStyle(
+        _ style: HeaderRun.Style, _ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, entry: Int
+    ) {
+        guard let headerRun, let base = line.baseAddress, let process = fields.process, entry >= 0 else { return }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let count = line.count
+        // The timestamp: `YYYY-MM-DD HH:MM:SS.`, the fraction's digits, the zone up to the space after it.
+        var end = 20
+        while end < count, NSLogHeader.isDigit(bytes[end]) { end &+= 1 }
+        let digits = end &- 20
+        while end < count, bytes[end] != UInt8(ascii: " ") { end &+= 1 }
+        let zoneCount = end &- 20 &- digits
+        // The tail: to the colon after the pid (compact), or to the space after `]:` (syslog).
+        guard let bracket = memchr(bytes + process.lowerBound, Int32(UInt8(ascii: "[")), count &- process.lowerBound)
+        else { return headerRun.clearStyleTail(entry) }
+        var pidEnd = bytes.distance(to: bracket.assumingMemoryBound(to: UInt8.self)) &+ 1
+        while pidEnd < count, NSLogHeader.isDigit(bytes[pidEnd]) { pidEnd &+= 1 }
+        let tailEnd = style == .compact ? pidEnd &+ 1 : pidEnd &+ 3
+        guard tailEnd <= count, end < tailEnd else { return headerRun.clearStyleTail(entry) }
+        headerRun.setStyleTail(entry, base + end, count: tailEnd &- end, style: style, format: fields.formatIndex)
+        guard bracketDepth == 0, ties.isEmpty, parser.formatTriedFirst == fields.formatIndex,
+            let time = fields.timestamp, digits >= 1, digits <= 9, Int(time.fractionDigits) == digits, zoneCount >= 0,
+            zoneCount <= 8
+        else { return }
+        headerRun.armStyle(style, format: fields.formatIndex, line: base, fractionDigits: digits, zoneCount: zoneCount)
+        clocks.style = Clock(time: time, format: fields.formatIndex)
+        armed = 4
+    }
+
+    /// What a record of the shape `modern` names is read as, when armed; with a `log` style armed, what a record
+    /// of it is.
     @inline(__always)
-    private func clock(modern: Bool) -> Clock { modern ? clocks.modern : clocks.classic }
+    private func clock(modern: Bool) -> Clock {
+        armed & 4 != 0 ? clocks.style : modern ? clocks.modern : clocks.classic
+    }
 
     /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:)``
     /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
@@ -687,9 +743,14 @@ struct InputAnalysis {
         var modern = false
         var micros: Int64 = 0
         repeat {
-            (_, groups, next) = headerRun.run(
-                armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
-                candidates: run.candidates, loud: run.loud, maximumLineLength: run.maximumLineLength)
+            (_, groups, next) =
+                armed & 4 != 0
+                ? headerRun.runStyle(
+                    run.buffer, start: next, end: run.end, newlines: run.newlines, candidates: run.candidates,
+                    loud: run.loud, maximumLineLength: run.maximumLineLength)
+                : headerRun.run(
+                    armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
+                    candidates: run.candidates, loud: run.loud, maximumLineLength: run.maximumLineLength)
             for group in 0..<groups {
                 // The group's first line is noted as any record; the others, each at or after the one before in
                 // the same incarnation and zone, together.
@@ -876,7 +937,8 @@ struct InputAnalysis {
             recent[recentNext] = entry
             recentNext = (recentNext + 1) % Self.recentCapacity
         }
-        setTail(cachedRecent, nil)  // the tail of the entry replaced
+        setTail(cachedRecent, nil)  // the tails of the entry replaced
+        headerRun?.clearStyleTail(cachedRecent)
         return entry.2
     }
 
@@ -936,7 +998,10 @@ struct InputAnalysis {
         recent.removeAll()
         recentNext = 0
         cachedRecent = -1
-        for index in tails.indices { setTail(index, nil) }
+        for index in tails.indices {
+            setTail(index, nil)
+            headerRun?.clearStyleTail(index)
+        }
     }
 
     /// Incarnations written out and not read back since (tests).

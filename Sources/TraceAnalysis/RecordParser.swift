@@ -204,6 +204,11 @@ public struct RecordParser {
     @inline(__always)
     var quickShape: NSLogHeader.Shape? { preferred >= 0 && prefixChain.isEmpty ? tables.nslogShapes[preferred] : nil }
 
+    /// The format the next line is tried with first, at its start, when the last record had no prefixes (nil
+    /// otherwise): a line that format's pattern matches is a record of it, whatever the other formats.
+    @inline(__always)
+    var formatTriedFirst: Int? { preferred >= 0 && prefixChain.isEmpty ? preferred : nil }
+
     /// The format of a line ``NSLogHeader`` read as `header`, when the quick path may take it (``quickShape`` is
     /// not nil): what ``parse(_:header:)`` would choose, made the format of the last record as it makes it, or
     /// (`likeLast`) what ``parseLikeLast(_:header:)`` would. Nil where those take another way or none.

@@ -59,6 +59,49 @@ struct HeaderRunTests {
         #expect(try Self.expectSameReports(folder: TestSupport.corpus) > 0)
     }
 
+    /// The generator's captures in the `log` styles a run reads (compact, syslog), and in those it does not, which
+    /// it must leave alone.
+    @Test(arguments: ["log-compact", "log-syslog", "log-default", "device-syslog"])
+    func generatedStyledCaptures(_ style: String) throws {
+        let bytes = Array(try GeneratorStyleTests.generate(style: style).utf8)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20])
+        if style == "log-compact" || style == "log-syslog" {
+            #expect(taken > 5_000, "the runs took only \(taken) lines")
+        } else {
+            #expect(taken == 0)
+        }
+    }
+
+    /// A line that repeats the tail of a record of the other style (here a syslog record whose host is `Df`) is
+    /// not a record of the style armed, though its bytes are that tail's: the compact pattern needs `[pid:`.
+    @Test func aTailOfAnotherStyleIsNotTaken() throws {
+        let text = """
+            2019-05-04 10:46:27.221775-0500 Df App[12]: hello
+            2019-05-04 10:46:27.221 Df Other[13:1a] armed
+            2019-05-04 10:46:27.222 Df Other[13:1a] taken
+            2019-05-04 10:46:27.223 Df App[12]: abc] not compact
+            2019-05-04 10:46:27.224 Df Other[13:1a] read one by one, and arms again
+
+            """
+        // The one line taken: the third (the fourth is read one by one, and disarms).
+        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20])
+        #expect(taken == 1)
+    }
+
+    /// Random `log` style captures made to hit every way a line can leave a style's run, as ``randomCaptures(_:)``.
+    @Test(arguments: 0..<12)
+    func randomStyledCaptures(_ seed: Int) throws {
+        var capture = RandomStyleCapture(seed: UInt64(seed))
+        let bytes = capture.make(lines: 3_000)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [64, 331, 4096, 1 << 20])
+        #expect(taken > 300, "the runs took only \(taken) lines: the test no longer exercises them")
+        try Self.expectSameReports(bytes, chunkSizes: [211, 1 << 20], maximumLineLength: 90)
+        if seed < 3 {
+            let zipped = try BatchTests.gzip(bytes)
+            #expect(try Self.expectSameReports(zipped, chunkSizes: [331, 1 << 20]) > 300)
+        }
+    }
+
     /// Random captures made to hit every way a line can leave a run, read in chunks from 64 bytes up.
     @Test(arguments: 0..<12)
     func randomCaptures(_ seed: Int) throws {
@@ -134,9 +177,10 @@ struct RandomCapture {
         }
     }
 
-    mutating func line() -> String {
-        // The clock: mostly a few milliseconds on, sometimes a new second, sometimes back, now and then a jump to
-        // another minute or hour (to a later second of it, or an earlier one).
+    /// Moves the clock: mostly a few milliseconds on, sometimes a new second, sometimes back, now and then a jump
+    /// to another minute or hour (to a later second of it, or an earlier one); and now and then relaunches a
+    /// process.
+    mutating func tick() {
         if chance(3) {
             clock -= Int64.random(in: 1...5_000, using: &random)
         } else if chance(1) {
@@ -145,11 +189,21 @@ struct RandomCapture {
             clock += Int64.random(in: 0...(chance(5) ? 900_000 : 3_000), using: &random)
         }
         if chance(2) { processes[Int.random(in: 0..<processes.count, using: &random)].pid += 1 }  // a relaunch
+    }
+
+    mutating func line() -> String {
+        tick()
         var process = pick(processes)
         if chance(3) { process.digits = Int.random(in: 1...10, using: &random) }
         if chance(2) { process.zone = pick(["", "Z", "+0530", "+05:30", "-08", "+1"]) }
         let header = "\(timestamp(digits: process.digits, zone: process.zone)) \(process.name)[\(process.pid):"
-        var text = header + thread(modern: process.modern) + "]" + (chance(95) ? " " : "") + message()
+        return damaged(header + thread(modern: process.modern) + "]" + (chance(95) ? " " : "") + message())
+    }
+
+    /// `text`, or now and then a line made from it that a run must leave: a CR at its end, too long, cut short,
+    /// a line of another kind, garbage, a timestamp without its `.`.
+    mutating func damaged(_ line: String) -> String {
+        var text = line
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<2: text += "\r"
         case 2..<4: text += " " + String(repeating: "long ", count: 30)
@@ -161,6 +215,59 @@ struct RandomCapture {
         default: break
         }
         return text
+    }
+
+    mutating func make(lines: Int) -> [UInt8] {
+        var text = ""
+        for _ in 0..<lines { text += line() + "\n" }
+        return Array(text.utf8)
+    }
+}
+
+/// `log --style compact` and `log --style syslog` captures of the same processes, each line drawn to repeat a
+/// record's header or to differ from it in one way: the second, the fraction, the zone, the type (one of the
+/// style's, or none), the process, the pid, the thread, the host and its spaces, a sender or subsystem group, a
+/// message that holds a keyword or opens a dump, a prefix, and the line damaged as ``RandomCapture`` damages its
+/// own; now and then a stretch of another style, or of NSLog.
+struct RandomStyleCapture {
+    var base: RandomCapture
+    /// 0 compact, 1 syslog, 2 NSLog.
+    var style = 0
+
+    init(seed: UInt64) { base = RandomCapture(seed: seed ^ 0x5354_594C_4553) }
+
+    mutating func line() -> String {
+        if base.chance(2) { style = Int.random(in: 0..<3, using: &base.random) }
+        if style == 2 { return base.line() }
+        base.tick()
+        let process = base.pick(base.processes)
+        let name = base.chance(1) ? process.name + " " : process.name
+        var text: String
+        if style == 0 {
+            var type = base.pick(["Df", "Db", "E ", "I ", "A ", "F ", "Er", "Fa", "Ft", "Df", "Df", "I "])
+            if base.chance(2) { type = base.pick(["D ", "e ", "Xx", "  ", "Dff"]) }
+            var digits = 3
+            if base.chance(2) { digits = base.pick([2, 4, 6]) }
+            text = "\(base.timestamp(digits: digits, zone: "")) \(type) \(name)[\(process.pid):"
+            text +=
+                base.chance(3)
+                ? base.pick(["", "B19", "x1", "-"])
+                : String(UInt32.random(in: 1...0xFFFFFF, using: &base.random), radix: 16)
+            text += "]" + (base.chance(95) ? " " : "")
+        } else {
+            var zone = process.zone.isEmpty || process.zone == "Z" ? "-0500" : process.zone
+            if base.chance(2) { zone = base.pick(["", "Z", "+0530", "+05:30", "-08"]) }
+            var digits = 6
+            if base.chance(3) { digits = Int.random(in: 1...10, using: &base.random) }
+            let host = base.chance(3) ? base.pick(["otherhost", "h[1]", "", "a b"]) : "localhost"
+            text = base.timestamp(digits: digits, zone: zone) + (base.chance(90) ? "  " : " ") + host
+            text += " \(name)[\(process.pid)]" + (base.chance(97) ? ": " : base.pick([":", " ", "]: "]))
+        }
+        if base.chance(10) { text += base.pick(["(libffi.dylib) ", "(CFNetwork) ", "() ", "(a(b)) "]) }
+        if base.chance(15) { text += base.pick(["[com.example.app:ui] ", "[com.apple.UIKit:Lifecycle] ", "[x:] "]) }
+        text += base.message()
+        if base.chance(2) { text = base.pick(["12:> ", "  ", "[connected] "]) + text }
+        return base.damaged(text)
     }
 
     mutating func make(lines: Int) -> [UInt8] {
