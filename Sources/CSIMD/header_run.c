@@ -90,13 +90,25 @@ static inline __attribute__((always_inline)) int run_tail_at(
     return size <= 24 || csimd_load8(at + 16) == tail->words[2];
 }
 
+/// Per byte of `word`, its high bit set where the byte is not in a compact `log` line's thread (`[0-9a-f]`): exact
+/// for every byte (as `csimd_non_hex`).
+static inline __attribute__((always_inline)) uint64_t run_non_lower_hex(uint64_t word) {
+    const uint64_t high = 0x8080808080808080ull;
+    const uint64_t low7 = word & ~high;
+    const uint64_t digit = (low7 + 0x5050505050505050ull) & ~(low7 + 0x4646464646464646ull);   // 0x30–0x39
+    const uint64_t letter = (low7 + 0x1F1F1F1F1F1F1F1Full) & ~(low7 + 0x1919191919191919ull);  // 0x61–0x66
+    return ~((digit | letter) & ~word) & high;
+}
+
 /// The length of the run of thread bytes at `p`, at most `room`, of a class of `run_thread_bytes`: 1, digits (modern
-/// NSLog), 2, `[0-9A-Fa-fx]` (classic NSLog), eight bytes at a time while eight are left; or 4, `[0-9a-f]` (compact).
+/// NSLog), 2, `[0-9A-Fa-fx]` (classic NSLog), or 4, `[0-9a-f]` (compact); eight bytes at a time while eight are left.
 static inline __attribute__((always_inline)) size_t run_thread(const uint8_t *p, size_t room, uint8_t class) {
     size_t index = 0;
-    while (class != 4 && index + 8 <= room) {
+    while (index + 8 <= room) {
         const uint64_t word = csimd_load8(p + index);
-        const uint64_t marks = class == 1 ? run_non_digits(word) : csimd_non_hex(word);
+        const uint64_t marks = class == 1   ? run_non_digits(word)
+                               : class == 2 ? csimd_non_hex(word)
+                                            : run_non_lower_hex(word);
         if (marks) return index + (size_t)(__builtin_ctzll(marks) >> 3);
         index += 8;
     }
