@@ -295,6 +295,36 @@ static inline __attribute__((always_inline)) int style_compact_type(uint8_t firs
     }
 }
 
+/// The end of the run of spaces at `index` of a line of `count` bytes.
+static inline __attribute__((always_inline)) size_t style_spaces(const uint8_t *line, size_t index, size_t count) {
+    while (index < count && line[index] == ' ') index++;
+    return index;
+}
+
+/// `0x[0-9a-f]+` at `index`, followed by a space: the index of that space, or 0.
+static inline __attribute__((always_inline)) size_t style_hex_number(
+    const uint8_t *line, size_t index, size_t count) {
+    if (index + 2 >= count || line[index] != '0' || line[index + 1] != 'x') return 0;
+    const size_t digits = run_thread(line + index + 2, count - index - 2, 4);
+    index += 2 + digits;
+    return digits && index < count && line[index] == ' ' ? index : 0;
+}
+
+/// ` +0x[0-9a-f]+ +[A-Z][a-z]+ +0x[0-9a-f]+ +` at `start` (the default style's thread, type and activity columns,
+/// each read whole: a column gives nothing back, a space having to follow it): where the pid begins, or 0.
+static inline __attribute__((always_inline)) size_t style_default_columns(
+    const uint8_t *line, size_t start, size_t count) {
+    size_t index = style_spaces(line, start, count);
+    if (index == start || !(index = style_hex_number(line, index, count))) return 0;
+    index = style_spaces(line, index, count);
+    if (index >= count || (uint8_t)(line[index] - 'A') >= 26) return 0;
+    const size_t lower = ++index;
+    while (index < count && (uint8_t)(line[index] - 'a') < 26) index++;
+    if (index == lower || index >= count || line[index] != ' ') return 0;
+    if (!(index = style_hex_number(line, style_spaces(line, index, count), count))) return 0;
+    return style_spaces(line, index, count);
+}
+
 /// `csimd_style_run`, inlined per style, with the loud lines and without.
 static inline __attribute__((always_inline)) size_t style_headers(
     csimd_style_state *state, uint32_t style, const uint8_t *bytes, size_t start, size_t end,
@@ -323,9 +353,12 @@ static inline __attribute__((always_inline)) size_t style_headers(
         size_t timestamp_end;
         if (!run_clock(&state->clock, line, count, digits, fraction, &micros, &timestamp_end)) break;
         // The header tail of one of the recent incarnations (a compact line's type masked out), the last one's
-        // first: ` Ty name[pid:` (compact), `  host name[pid]: ` (syslog).
-        const uint8_t *at = line + timestamp_end;
-        const size_t room = count - timestamp_end;
+        // first: ` Ty name[pid:` (compact), `  host name[pid]: ` (syslog), from the timestamp's end; or
+        // `pid   ttl    name: ` (default), after the columns before the pid.
+        size_t tail_start = timestamp_end;
+        if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count))) break;
+        const uint8_t *at = line + tail_start;
+        const size_t room = count - tail_start;
         uint32_t tail = hint;
         if (!style_tail_at(&state->tails[tail], at, room, state->format)) {
             uint32_t t = 0;
@@ -335,7 +368,7 @@ static inline __attribute__((always_inline)) size_t style_headers(
             if (t == CSIMD_HEADER_TAILS) break;
             tail = hint = t;
         }
-        size_t index = timestamp_end + state->tails[tail].count;
+        size_t index = tail_start + state->tails[tail].count;
         if (style == CSIMD_STYLE_COMPACT) {
             // The type, then `(?<thread>[0-9a-f]+)\] ?`.
             if (!style_compact_type(at[1], at[2])) break;
@@ -368,10 +401,12 @@ size_t csimd_style_run(
     size_t *groups, size_t *next) {
 #define STYLE_RUN(style, loud)                                                                                    \
     style_headers(state, style, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, next)
-    if (state->style == CSIMD_STYLE_COMPACT) {
-        return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
+    switch (state->style) {
+    case CSIMD_STYLE_COMPACT: return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
+    case CSIMD_STYLE_SYSLOG: return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);
+    // The loud lines take a message to begin after a line's first `]`, which a default line need not have.
+    default: return STYLE_RUN(CSIMD_STYLE_DEFAULT, 0);
     }
-    return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);
 #undef STYLE_RUN
 }
 

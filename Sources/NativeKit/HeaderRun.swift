@@ -42,10 +42,12 @@ public final class HeaderRun {
         groups.deallocate()
     }
 
-    /// The two `log` tool styles a run reads (`csimd_style_run`): `log --style compact` and `log --style syslog`.
+    /// The `log` tool styles a run reads (`csimd_style_run`): `log --style compact`, `log --style syslog`, and the
+    /// default style.
     public enum Style: UInt32, Sendable {
         case compact = 1  // CSIMD_STYLE_COMPACT
         case syslog = 2  // CSIMD_STYLE_SYSLOG
+        case `default` = 3  // CSIMD_STYLE_DEFAULT
     }
 
     /// Longest `log` style tail kept.
@@ -53,7 +55,8 @@ public final class HeaderRun {
 
     /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–56,
     /// 11 or more for ``Style/compact``, whose type, bytes 1–2, is masked out; 0 for none) at `bytes` of a
-    /// record of format `format` (its index in the catalogue).
+    /// record of format `format` (its index in the catalogue): from the timestamp's end to the pid's `:`
+    /// (compact) or the space after its `]:` (syslog); from the pid to the space after the name's `:` (default).
     public func setStyleTail(_ index: Int, _ bytes: UnsafeRawPointer?, count: Int, style: Style, format: Int) {
         precondition(index >= 0 && index < Self.tailCapacity)
         var tail = csimd_style_tail()

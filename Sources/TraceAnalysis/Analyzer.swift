@@ -360,6 +360,7 @@ struct InputAnalysis {
             switch style {
             case .compact where runs: return .compact
             case .syslog where runs: return .syslog
+            case .default where runs: return .default
             default: return nil
             }
         }
@@ -697,14 +698,37 @@ struct InputAnalysis {
         let digits = end &- 20
         while end < count, bytes[end] != UInt8(ascii: " ") { end &+= 1 }
         let zoneCount = end &- 20 &- digits
-        // The tail: to the colon after the pid (compact), or to the space after `]:` (syslog).
-        guard let bracket = memchr(bytes + process.lowerBound, Int32(UInt8(ascii: "[")), count &- process.lowerBound)
-        else { return headerRun.clearStyleTail(entry) }
-        var pidEnd = bytes.distance(to: bracket.assumingMemoryBound(to: UInt8.self)) &+ 1
-        while pidEnd < count, NSLogHeader.isDigit(bytes[pidEnd]) { pidEnd &+= 1 }
-        let tailEnd = style == .compact ? pidEnd &+ 1 : pidEnd &+ 3
-        guard tailEnd <= count, end < tailEnd else { return headerRun.clearStyleTail(entry) }
-        headerRun.setStyleTail(entry, base + end, count: tailEnd &- end, style: style, format: fields.formatIndex)
+        // The tail (``HeaderRun/setStyleTail(_:_:count:style:format:)``), read from what the format matched.
+        @inline(__always) func first(_ byte: UInt8, from start: Int) -> Int? {
+            guard start < count, let found = memchr(bytes + start, Int32(byte), count &- start) else {
+                return nil
+            }
+            return bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        var tailStart = end
+        let tailEnd: Int
+        if style == .default {
+            // After the type: spaces, `0x…` (the activity), spaces; the process ends at the first colon.
+            guard var index = fields.level?.upperBound else { return headerRun.clearStyleTail(entry) }
+            while index < count, bytes[index] == UInt8(ascii: " ") { index &+= 1 }
+            index &+= 2
+            while index < count, NSLogHeader.isLowerHex(bytes[index]) { index &+= 1 }
+            while index < count, bytes[index] == UInt8(ascii: " ") { index &+= 1 }
+            tailStart = index
+            guard let colon = first(UInt8(ascii: ":"), from: index) else { return headerRun.clearStyleTail(entry) }
+            tailEnd = colon &+ 2
+        } else {
+            // The process holds no bracket: the pid follows the first one after its start.
+            guard let bracket = first(UInt8(ascii: "["), from: process.lowerBound) else {
+                return headerRun.clearStyleTail(entry)
+            }
+            var pidEnd = bracket &+ 1
+            while pidEnd < count, NSLogHeader.isDigit(bytes[pidEnd]) { pidEnd &+= 1 }
+            tailEnd = style == .compact ? pidEnd &+ 1 : pidEnd &+ 3
+        }
+        guard tailEnd <= count, tailStart < tailEnd else { return headerRun.clearStyleTail(entry) }
+        headerRun.setStyleTail(
+            entry, base + tailStart, count: tailEnd &- tailStart, style: style, format: fields.formatIndex)
         guard bracketDepth == 0, ties.isEmpty, parser.formatTriedFirst == fields.formatIndex,
             let time = fields.timestamp, digits >= 1, digits <= 9, Int(time.fractionDigits) == digits, zoneCount >= 0,
             zoneCount <= 8
