@@ -27,16 +27,39 @@ static inline __attribute__((always_inline)) uint64_t run_decimal(uint64_t word,
 
 static const uint32_t run_micro_scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
 
-/// The number of fraction digits after `YYYY-MM-DD HH:MM:SS.` in a line of 28 bytes or more (its LF after them),
-/// 1–9, with `*fraction` its bytes 20–27; 0 when there are none or ten or more (no header of these formats).
-static inline __attribute__((always_inline)) unsigned run_fraction_digits(const uint8_t *line, uint64_t *fraction) {
-    *fraction = csimd_load8(line + 20);
+/// The number of fraction digits at `line + at` (after `YYYY-MM-DD HH:MM:SS.`, at 20, or `Mmm dd HH:MM:SS.`, at 16)
+/// in a line of `at + 8` bytes or more (its LF after them), 1–9, with `*fraction` the eight bytes there; 0 when there
+/// are none or ten or more (no header of these formats).
+static inline __attribute__((always_inline)) unsigned run_fraction_digits(
+    const uint8_t *line, size_t at, uint64_t *fraction) {
+    *fraction = csimd_load8(line + at);
     const uint64_t marks = run_non_digits(*fraction);
     const unsigned digits = marks ? (unsigned)(__builtin_ctzll(marks) >> 3) : 8;
-    if (digits == 8 && (uint8_t)(line[28] - '0') < 10) {
-        return (uint8_t)(line[29] - '0') < 10 ? 0 : 9;  // line[29] is at most the LF
+    if (digits == 8 && (uint8_t)(line[at + 8] - '0') < 10) {
+        return (uint8_t)(line[at + 9] - '0') < 10 ? 0 : 9;  // line[at + 9] is at most the LF
     }
     return digits;
+}
+
+/// Whether `time`, the word of a line's time whose bytes 5 and 6 are its seconds, is the one `*held` has, or the
+/// same but for a later second, to which `*held` and `clock->later` then move.
+static inline __attribute__((always_inline)) int run_second(
+    csimd_header_clock *clock, uint64_t *held, uint64_t time) {
+    if (time == *held) return 1;
+    if ((time ^ *held) & 0xFF0000FFFFFFFFFFull) return 0;  // another hour or minute, or no `:SS`
+    const uint32_t tens = (uint32_t)((time >> 40) & 0xFF) - '0', ones = (uint32_t)((time >> 48) & 0xFF) - '0';
+    const uint32_t second = (uint32_t)((*held >> 40) & 0xFF) * 10 + (uint32_t)((*held >> 48) & 0xFF) - 11 * '0';
+    if (tens > 5 || ones > 9 || tens * 10 + ones <= second) return 0;
+    clock->later += (tens * 10 + ones - second) * 1000000;
+    *held = time;
+    return 1;
+}
+
+/// The microseconds of a fraction of `digits` digits (0–9) whose first eight bytes are `fraction`.
+static inline __attribute__((always_inline)) uint32_t run_micros(uint64_t fraction, unsigned digits) {
+    if (digits == 0) return 0;
+    return digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
+                       : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) / (digits == 7 ? 10 : 100));
 }
 
 /// Whether the `count` bytes of `line`, whose fraction has `digits` digits (`fraction`: bytes 20–27), begin with
@@ -49,24 +72,29 @@ static inline __attribute__((always_inline)) int run_clock(
     uint32_t *micros, size_t *timestamp_end) {
     if (clock->fraction_digits != digits) return 0;
     if (csimd_load8(line) != clock->date[0] || csimd_load8(line + 8) != clock->date[1]) return 0;
-    const uint64_t time = csimd_load8(line + 12);  // bytes 12–19: `H:MM:SS.`
-    if (time != clock->date[2]) {
-        if ((time ^ clock->date[2]) & 0xFF0000FFFFFFFFFFull) return 0;  // another hour or minute, or no `:SS.`
-        const uint32_t tens = (uint32_t)(line[17] - '0'), ones = (uint32_t)(line[18] - '0');
-        const uint32_t second = (uint32_t)((clock->date[2] >> 40) & 0xFF) * 10 +
-                                (uint32_t)((clock->date[2] >> 48) & 0xFF) - 11 * '0';
-        if (tens > 5 || ones > 9 || tens * 10 + ones <= second) return 0;
-        clock->later += (tens * 10 + ones - second) * 1000000;
-        clock->date[2] = time;
-    }
+    if (!run_second(clock, &clock->date[2], csimd_load8(line + 12))) return 0;  // bytes 12–19: `H:MM:SS.`
     const size_t end = 20 + digits + clock->zone_count;
     if (end > count) return 0;
     if (clock->zone_count &&
         (csimd_load8(line + 20 + digits) & (~0ull >> (8 * (8 - clock->zone_count)))) != clock->zone)
         return 0;
-    *micros = clock->later + (digits <= 6 ? (uint32_t)run_decimal(fraction, digits) * run_micro_scale[digits]
-                                          : (uint32_t)(run_decimal(fraction, digits < 8 ? digits : 8) /
-                                                       (digits == 7 ? 10 : 100)));
+    *micros = clock->later + run_micros(fraction, digits);
+    *timestamp_end = end;
+    return 1;
+}
+
+/// `run_clock` for a device syslog's `Mmm dd HH:MM:SS` (`date[0]` its bytes 0–7, `date[1]` bytes 8–15: the time
+/// from the hour's second digit, and the byte after the seconds), followed by `.` and the clock's number of fraction
+/// digits when it has any (0: none); the line has 28 bytes or more.
+static inline __attribute__((always_inline)) int run_device_clock(
+    csimd_header_clock *clock, const uint8_t *line, size_t count, uint32_t *micros, size_t *timestamp_end) {
+    if (csimd_load8(line) != clock->date[0] || !run_second(clock, &clock->date[1], csimd_load8(line + 8))) return 0;
+    uint64_t fraction = 0;
+    const unsigned digits = clock->fraction_digits ? run_fraction_digits(line, 16, &fraction) : 0;
+    if (digits != clock->fraction_digits) return 0;
+    const size_t end = digits ? 16 + digits : 15;
+    if (end > count) return 0;
+    *micros = clock->later + run_micros(fraction, digits);
     *timestamp_end = end;
     return 1;
 }
@@ -216,7 +244,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
         }
         // The fraction's digits give the shape (1–3 classic, 4–9 modern), and the shape the clock armed for it.
         uint64_t fraction;
-        const unsigned digits = run_fraction_digits(line, &fraction);
+        const unsigned digits = run_fraction_digits(line, 20, &fraction);
         if (digits == 0) break;
         const int modern = digits > 3;
         if (!(armed & (1u << modern))) break;
@@ -325,6 +353,15 @@ static inline __attribute__((always_inline)) size_t style_default_columns(
     return style_spaces(line, index, count);
 }
 
+/// `\([^()]*\)` at `open` (a `(`): the index after its `)`, or 0 when another `(` or the line's end comes first.
+static inline __attribute__((always_inline)) size_t style_group_end(const uint8_t *line, size_t open, size_t count) {
+    for (size_t index = open + 1; index < count; index++) {
+        if (line[index] == ')') return index + 1;
+        if (line[index] == '(') return 0;
+    }
+    return 0;
+}
+
 /// `csimd_style_run`, inlined per style, with the loud lines and without.
 static inline __attribute__((always_inline)) size_t style_headers(
     csimd_style_state *state, uint32_t style, const uint8_t *bytes, size_t start, size_t end,
@@ -346,15 +383,19 @@ static inline __attribute__((always_inline)) size_t style_headers(
         } else if (line[count - 1] == 0x0D) {
             break;
         }
-        uint64_t fraction;
-        const unsigned digits = run_fraction_digits(line, &fraction);
-        if (digits == 0) break;
         uint32_t micros;
         size_t timestamp_end;
-        if (!run_clock(&state->clock, line, count, digits, fraction, &micros, &timestamp_end)) break;
+        if (style == CSIMD_STYLE_DEVICE) {
+            if (!run_device_clock(&state->clock, line, count, &micros, &timestamp_end)) break;
+        } else {
+            uint64_t fraction;
+            const unsigned digits = run_fraction_digits(line, 20, &fraction);
+            if (digits == 0 || !run_clock(&state->clock, line, count, digits, fraction, &micros, &timestamp_end))
+                break;
+        }
         // The header tail of one of the recent incarnations (a compact line's type masked out), the last one's
-        // first: ` Ty name[pid:` (compact), `  host name[pid]: ` (syslog), from the timestamp's end; or
-        // `pid   ttl    name: ` (default), after the columns before the pid.
+        // first: ` Ty name[pid:` (compact), `  host name[pid]: ` (syslog), ` device name` (device syslog), from
+        // the timestamp's end; or `pid   ttl    name: ` (default), after the columns before the pid.
         size_t tail_start = timestamp_end;
         if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count))) break;
         const uint8_t *at = line + tail_start;
@@ -376,6 +417,23 @@ static inline __attribute__((always_inline)) size_t style_headers(
             index += thread;
             if (thread == 0 || index >= count || line[index] != ']') break;
             index++;
+            if (index < count && line[index] == ' ') index++;
+        } else if (style == CSIMD_STYLE_DEVICE) {
+            // `(?:\([^()]*\))?`, the tail's `[pid]`, `(?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?`: a group that opens
+            // must close, nothing after it matching without it.
+            if (index < count && line[index] == '(' && !(index = style_group_end(line, index, count))) break;
+            const size_t pid = state->tails[tail].pid_count, pid_end = index + pid;
+            if (pid_end > count || csimd_load8(line + pid_end - 8) >> (64 - 8 * pid) != state->tails[tail].pid) break;
+            index = pid_end;
+            if (index + 1 < count && line[index] == ' ' && line[index + 1] == '(' &&
+                !(index = style_group_end(line, index + 1, count)))
+                break;
+            if (index + 1 >= count || line[index] != ' ' || line[index + 1] != '<') break;
+            index += 2;
+            const size_t letters = index;
+            while (index < count && (uint8_t)((line[index] | 0x20) - 'a') < 26) index++;
+            if (index == letters || index + 1 >= count || line[index] != '>' || line[index + 1] != ':') break;
+            index += 2;
             if (index < count && line[index] == ' ') index++;
         }
         // `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?(?<message>.*)$` matches whatever follows: the
@@ -404,6 +462,7 @@ size_t csimd_style_run(
     switch (state->style) {
     case CSIMD_STYLE_COMPACT: return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
     case CSIMD_STYLE_SYSLOG: return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);
+    case CSIMD_STYLE_DEVICE: return loud ? STYLE_RUN(CSIMD_STYLE_DEVICE, loud) : STYLE_RUN(CSIMD_STYLE_DEVICE, 0);
     // The loud lines take a message to begin after a line's first `]`, which a default line need not have.
     default: return STYLE_RUN(CSIMD_STYLE_DEFAULT, 0);
     }

@@ -48,6 +48,7 @@ public final class HeaderRun {
         case compact = 1  // CSIMD_STYLE_COMPACT
         case syslog = 2  // CSIMD_STYLE_SYSLOG
         case `default` = 3  // CSIMD_STYLE_DEFAULT
+        case deviceSyslog = 4  // CSIMD_STYLE_DEVICE
     }
 
     /// Longest `log` style tail kept.
@@ -56,11 +57,18 @@ public final class HeaderRun {
     /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–56,
     /// 11 or more for ``Style/compact``, whose type, bytes 1–2, is masked out; 0 for none) at `bytes` of a
     /// record of format `format` (its index in the catalogue): from the timestamp's end to the pid's `:`
-    /// (compact) or the space after its `]:` (syslog); from the pid to the space after the name's `:` (default).
-    public func setStyleTail(_ index: Int, _ bytes: UnsafeRawPointer?, count: Int, style: Style, format: Int) {
+    /// (compact), the space after its `]:` (syslog), or the end of the process name (device syslog, whose `[pid]`
+    /// is the `pidCount` bytes, 3–8, at `pid`, and at least eight bytes into the line); from the pid to the space
+    /// after the name's `:` (default).
+    public func setStyleTail(
+        _ index: Int, _ bytes: UnsafeRawPointer?, count: Int, pid: UnsafeRawPointer? = nil, pidCount: Int = 0,
+        style: Style, format: Int
+    ) {
         precondition(index >= 0 && index < Self.tailCapacity)
         var tail = csimd_style_tail()
-        if let bytes, count >= (style == .compact ? 11 : 8), count <= Self.styleTailCapacity {
+        if let bytes, count >= (style == .compact ? 11 : 8), count <= Self.styleTailCapacity,
+            style != .deviceSyslog || (pid != nil && (3...8).contains(pidCount))
+        {
             func load(_ offset: Int) -> UInt64 {
                 UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             }
@@ -72,6 +80,12 @@ public final class HeaderRun {
             tail.mask = mask
             tail.count = UInt32(count)
             tail.format = UInt32(format &+ 1)
+            if let pid, style == .deviceSyslog {
+                tail.pid =
+                    UInt64(littleEndian: pid.loadUnaligned(fromByteOffset: pidCount &- 8, as: UInt64.self))
+                    &>> UInt64(64 &- 8 &* pidCount)
+                tail.pid_count = UInt32(pidCount)
+            }
         }
         withUnsafeMutablePointer(to: &styleState.pointee.tails) { tuple in
             tuple.withMemoryRebound(to: csimd_style_tail.self, capacity: Self.tailCapacity) { $0[index] = tail }

@@ -361,6 +361,7 @@ struct InputAnalysis {
             case .compact where runs: return .compact
             case .syslog where runs: return .syslog
             case .default where runs: return .default
+            case .deviceSyslog where runs: return .deviceSyslog
             default: return nil
             }
         }
@@ -692,46 +693,69 @@ struct InputAnalysis {
         guard let headerRun, let base = line.baseAddress, let process = fields.process, entry >= 0 else { return }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         let count = line.count
-        // The timestamp: `YYYY-MM-DD HH:MM:SS.`, the fraction's digits, the zone up to the space after it.
-        var end = 20
-        while end < count, NSLogHeader.isDigit(bytes[end]) { end &+= 1 }
-        let digits = end &- 20
-        while end < count, bytes[end] != UInt8(ascii: " ") { end &+= 1 }
-        let zoneCount = end &- 20 &- digits
-        // The tail (``HeaderRun/setStyleTail(_:_:count:style:format:)``), read from what the format matched.
+        let space = UInt8(ascii: " ")
+        @inline(__always) func skip(from start: Int, while accepted: (UInt8) -> Bool) -> Int {
+            var index = start
+            while index < count, accepted(bytes[index]) { index &+= 1 }
+            return index
+        }
         @inline(__always) func first(_ byte: UInt8, from start: Int) -> Int? {
-            guard start < count, let found = memchr(bytes + start, Int32(byte), count &- start) else {
-                return nil
-            }
+            guard start < count, let found = memchr(bytes + start, Int32(byte), count &- start) else { return nil }
             return bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
+        // The timestamp: `YYYY-MM-DD HH:MM:SS.`, the fraction's digits and the zone up to the space after it; or
+        // `Mmm dd HH:MM:SS`, then `.` and the fraction's digits or not.
+        let device = style == .deviceSyslog
+        let fractionStart = device ? 16 : 20
+        var end = device && bytes[15] != UInt8(ascii: ".") ? 15 : skip(from: fractionStart, while: NSLogHeader.isDigit)
+        let digits = max(0, end &- fractionStart)
+        end = skip(from: end) { $0 != space }
+        let zoneCount = device ? 0 : end &- 20 &- digits
+        // The tail (``HeaderRun/setStyleTail(_:_:count:pid:pidCount:style:format:)``), from what the format matched.
         var tailStart = end
-        let tailEnd: Int
-        if style == .default {
+        var tailEnd: Int
+        var pid: (start: Int, count: Int) = (0, 0)
+        switch style {
+        case .default:
             // After the type: spaces, `0x…` (the activity), spaces; the process ends at the first colon.
-            guard var index = fields.level?.upperBound else { return headerRun.clearStyleTail(entry) }
-            while index < count, bytes[index] == UInt8(ascii: " ") { index &+= 1 }
-            index &+= 2
-            while index < count, NSLogHeader.isLowerHex(bytes[index]) { index &+= 1 }
-            while index < count, bytes[index] == UInt8(ascii: " ") { index &+= 1 }
-            tailStart = index
-            guard let colon = first(UInt8(ascii: ":"), from: index) else { return headerRun.clearStyleTail(entry) }
+            guard let level = fields.level else { return headerRun.clearStyleTail(entry) }
+            tailStart = skip(
+                from: skip(from: skip(from: level.upperBound) { $0 == space } &+ 2, while: NSLogHeader.isLowerHex)
+            ) {
+                $0 == space
+            }
+            guard let colon = first(UInt8(ascii: ":"), from: tailStart) else { return headerRun.clearStyleTail(entry) }
             tailEnd = colon &+ 2
-        } else {
+        case .deviceSyslog:
+            // Only a match that took the device name (PCRE2 tries it first): then the process starts after it, and
+            // ends at the first parenthesis or bracket; a sender group may follow it, then the pid's brackets.
+            let nameEnd = skip(from: end &+ 1) { !NSLogHeader.isSpace($0) }
+            guard process.lowerBound == nameEnd &+ 1 else { return headerRun.clearStyleTail(entry) }
+            tailEnd = skip(from: process.lowerBound) { $0 != UInt8(ascii: "(") && $0 != UInt8(ascii: "[") }
+            var bracket = tailEnd
+            if bracket < count, bytes[bracket] == UInt8(ascii: "("), let close = first(UInt8(ascii: ")"), from: bracket)
+            {
+                bracket = close &+ 1
+            }
+            guard bracket < count, bytes[bracket] == UInt8(ascii: "[") else { return headerRun.clearStyleTail(entry) }
+            pid = (bracket, skip(from: bracket &+ 1, while: NSLogHeader.isDigit) &+ 1 &- bracket)
+        case .compact, .syslog:
             // The process holds no bracket: the pid follows the first one after its start.
             guard let bracket = first(UInt8(ascii: "["), from: process.lowerBound) else {
                 return headerRun.clearStyleTail(entry)
             }
-            var pidEnd = bracket &+ 1
-            while pidEnd < count, NSLogHeader.isDigit(bytes[pidEnd]) { pidEnd &+= 1 }
+            let pidEnd = skip(from: bracket &+ 1, while: NSLogHeader.isDigit)
             tailEnd = style == .compact ? pidEnd &+ 1 : pidEnd &+ 3
         }
-        guard tailEnd <= count, tailStart < tailEnd else { return headerRun.clearStyleTail(entry) }
+        guard tailEnd <= count, tailStart < tailEnd, pid.start &+ pid.count <= count else {
+            return headerRun.clearStyleTail(entry)
+        }
         headerRun.setStyleTail(
-            entry, base + tailStart, count: tailEnd &- tailStart, style: style, format: fields.formatIndex)
+            entry, base + tailStart, count: tailEnd &- tailStart, pid: base + pid.start, pidCount: pid.count,
+            style: style, format: fields.formatIndex)
         guard bracketDepth == 0, ties.isEmpty, parser.formatTriedFirst == fields.formatIndex,
-            let time = fields.timestamp, digits >= 1, digits <= 9, Int(time.fractionDigits) == digits, zoneCount >= 0,
-            zoneCount <= 8
+            let time = fields.timestamp, digits >= (device ? 0 : 1), digits <= 9, Int(time.fractionDigits) == digits,
+            zoneCount >= 0, zoneCount <= 8
         else { return }
         headerRun.armStyle(style, format: fields.formatIndex, line: base, fractionDigits: digits, zoneCount: zoneCount)
         clocks.style = Clock(time: time, format: fields.formatIndex)

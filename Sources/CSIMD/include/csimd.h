@@ -155,21 +155,28 @@ size_t csimd_header_run(
 /// The `log` tool styles whose lines a run reads like NSLog's (`csimd_style_run`): `log --style compact`
 /// (`YYYY-MM-DD HH:MM:SS.mmm Ty name[pid:thread] …`), `log --style syslog`
 /// (`YYYY-MM-DD HH:MM:SS.ffffff±zzzz  host name[pid]: …`) and the default style
-/// (`YYYY-MM-DD HH:MM:SS.ffffff±zzzz 0xthread  Type  0xactivity  pid  ttl  name: …`).
+/// (`YYYY-MM-DD HH:MM:SS.ffffff±zzzz 0xthread  Type  0xactivity  pid  ttl  name: …`); and a device's syslog
+/// (`Mmm dd HH:MM:SS.ffffff device name(sender)[pid] <Level>: …`).
 #define CSIMD_STYLE_COMPACT 1
 #define CSIMD_STYLE_SYSLOG 2
 #define CSIMD_STYLE_DEFAULT 3
+#define CSIMD_STYLE_DEVICE 4
 
 /// The header tail of a recent incarnation in a `log` style: from the timestamp's end, ` Ty name[pid:` (compact,
-/// 11 bytes or more: the type, bytes 1–2, masked out of the first word) or `  host name[pid]: ` (syslog); from the
-/// pid, `pid  ttl  name: ` (default); 8 to 56 bytes. `words` holds bytes 0–7 (masked by `mask`), 8–15, …, 40–47 as little-endian words, `last` the last eight;
-/// `format` is one more than the index of the format of the record it was read from, `count` 0 for none.
+/// 11 bytes or more: the type, bytes 1–2, masked out of the first word), `  host name[pid]: ` (syslog) or
+/// ` device name` (device syslog, a sender group allowed after it, then `[pid]` as `pid`, its `pid_count` bytes,
+/// 3–8, as a little-endian word); from the pid, `pid  ttl  name: ` (default); 8 to 56 bytes. `words` holds bytes
+/// 0–7 (masked by `mask`), 8–15, …, 40–47 as little-endian words, `last` the last eight; `format` is one more than
+/// the index of the format of the record it was read from, `count` 0 for none.
 typedef struct {
     uint64_t words[6];
     uint64_t last;
     uint64_t mask;
+    uint64_t pid;
+    uint32_t pid_count;
     uint32_t count;
     uint32_t format;
+    uint32_t reserved;
 } csimd_style_tail;
 
 /// A run of one `log` style's lines: the clock of the record that armed it (as `csimd_header_clock`), its style
@@ -189,8 +196,9 @@ typedef struct {
 /// that end before `end`, of 28 to `max_line` bytes, without a CR, whose timestamp repeats the clock's date, time
 /// to the minute, fraction length and zone, at its second or a later one, followed (default: after its thread,
 /// type and activity columns) by a tail of that format (a compact line's type one of the style's), then (compact)
-/// `[0-9a-f]+\]` and a space or none, and whose rest holds
-/// none of the keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`; grouped by tail
+/// `[0-9a-f]+\]` and a space or none, or (device syslog) a sender group or none, the tail's `[pid]`, a group or
+/// none, ` <Level>:` and a space or none; and whose rest holds none of the keywords at the positions `candidates`
+/// marks and does not end with `{`, `(` or `[`; grouped by tail
 /// into `out` (`modern` 0), as `csimd_header_run` does. Such a line is exactly what the format's pattern reads as a
 /// record of the tail's incarnation at that time whose message means nothing. `loud` as for `csimd_header_run`,
 /// but not read for the default style (its lines need not have the `]` the loud lines take a message to follow).
