@@ -362,6 +362,21 @@ static inline __attribute__((always_inline)) size_t style_group_end(const uint8_
     return 0;
 }
 
+/// Where `tail` (of a record of format `format`, in `style`) ends when it is at `start` of a line of `count` bytes,
+/// or 0. A device syslog tail ends after its `[pid]`, which follows the name, or a sender group after it
+/// (`(?:\([^()]*\))?`: a group that opens must close, nothing after it matching without it): two incarnations of
+/// a name differ only there.
+static inline __attribute__((always_inline)) size_t style_tail_end(
+    const csimd_style_tail *tail, uint32_t style, uint32_t format, const uint8_t *line, size_t start, size_t count) {
+    if (!style_tail_at(tail, line + start, count - start, format)) return 0;
+    size_t index = start + tail->count;
+    if (style != CSIMD_STYLE_DEVICE) return index;
+    if (index < count && line[index] == '(' && !(index = style_group_end(line, index, count))) return 0;
+    const size_t pid_end = index + tail->pid_count;
+    if (pid_end > count || csimd_load8(line + pid_end - 8) >> (64 - 8 * tail->pid_count) != tail->pid) return 0;
+    return pid_end;
+}
+
 /// `csimd_style_run`, inlined per style, with the loud lines and without.
 static inline __attribute__((always_inline)) size_t style_headers(
     csimd_style_state *state, uint32_t style, const uint8_t *bytes, size_t start, size_t end,
@@ -399,17 +414,18 @@ static inline __attribute__((always_inline)) size_t style_headers(
         size_t tail_start = timestamp_end;
         if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count))) break;
         const uint8_t *at = line + tail_start;
-        const size_t room = count - tail_start;
         uint32_t tail = hint;
-        if (!style_tail_at(&state->tails[tail], at, room, state->format)) {
+        size_t index = style_tail_end(&state->tails[tail], style, state->format, line, tail_start, count);
+        if (!index) {
             uint32_t t = 0;
             for (; t < CSIMD_HEADER_TAILS; t++) {
-                if (t != hint && style_tail_at(&state->tails[t], at, room, state->format)) break;
+                if (t != hint &&
+                    (index = style_tail_end(&state->tails[t], style, state->format, line, tail_start, count)))
+                    break;
             }
             if (t == CSIMD_HEADER_TAILS) break;
             tail = hint = t;
         }
-        size_t index = tail_start + state->tails[tail].count;
         if (style == CSIMD_STYLE_COMPACT) {
             // The type, then `(?<thread>[0-9a-f]+)\] ?`.
             if (!style_compact_type(at[1], at[2])) break;
@@ -419,12 +435,7 @@ static inline __attribute__((always_inline)) size_t style_headers(
             index++;
             if (index < count && line[index] == ' ') index++;
         } else if (style == CSIMD_STYLE_DEVICE) {
-            // `(?:\([^()]*\))?`, the tail's `[pid]`, `(?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?`: a group that opens
-            // must close, nothing after it matching without it.
-            if (index < count && line[index] == '(' && !(index = style_group_end(line, index, count))) break;
-            const size_t pid = state->tails[tail].pid_count, pid_end = index + pid;
-            if (pid_end > count || csimd_load8(line + pid_end - 8) >> (64 - 8 * pid) != state->tails[tail].pid) break;
-            index = pid_end;
+            // After the tail's `[pid]`, `(?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?` (see `style_tail_end`).
             if (index + 1 < count && line[index] == ' ' && line[index + 1] == '(' &&
                 !(index = style_group_end(line, index + 1, count)))
                 break;
