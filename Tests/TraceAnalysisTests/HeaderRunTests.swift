@@ -46,12 +46,12 @@ struct HeaderRunTests {
     }
 
     /// The runs' lines of every `.log` file of `folder`, checked as ``expectSameReports(_:chunkSizes:)`` does.
-    static func expectSameReports(folder: URL) throws -> Int {
+    static func expectSameReports(folder: URL, styles: Bool = false) throws -> Int {
         var taken = 0
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         for name in names.sorted() where name.hasSuffix(".log") {
             let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
-            taken += try expectSameReports(bytes, chunkSizes: [97, 1 << 20])
+            taken += try expectSameReports(bytes, chunkSizes: [97, 1 << 20], styles: styles)
         }
         return taken
     }
@@ -63,6 +63,12 @@ struct HeaderRunTests {
     @Test(.enabled(if: TestSupport.corpusExists))
     func theRealCorpus() throws {
         #expect(try Self.expectSameReports(folder: TestSupport.corpus) > 0)
+    }
+
+    /// The small captures of `Fixtures/styles`, which are also the fuzzer's seeds in these styles.
+    @Test func theStyledFixtures() throws {
+        let folder = TestSupport.packageRoot.appendingPathComponent("Tests/TraceAnalysisTests/Fixtures/styles")
+        #expect(try Self.expectSameReports(folder: folder, styles: true) > 1_000)
     }
 
     /// The generator's captures in the `log` styles and the device syslog.
