@@ -523,7 +523,8 @@ void csimd_loud_line(
 
 size_t csimd_continuation_run(
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, size_t max_line, int vectors,
-    int64_t *depth, size_t *next) {
+    int letter, int64_t *depth, size_t *next) {
+    const size_t shortest = letter ? 25 : 28;
     size_t position = start;
     size_t lines = 0;
     int64_t open = *depth;
@@ -534,10 +535,10 @@ size_t csimd_continuation_run(
         const size_t count = lf - position;
         if (count > max_line) break;
         const uint8_t *line = bytes + position;
-        // The line as the reader hands it out (without a CR before its LF) can begin an NSLog header only with
-        // 28 bytes or more and a digit first.
+        // The line as the reader hands it out (without a CR before its LF) can begin an NSLog or `log` style header
+        // only with 28 bytes or more and a digit first, a device syslog one only with 25 or more and a capital.
         const size_t handed = count - (count > 0 && line[count - 1] == 0x0D);
-        if (handed >= 28 && (uint8_t)(line[0] - '0') < 10) break;
+        if (handed >= shortest && (uint8_t)(line[0] - (letter ? 'A' : '0')) < (letter ? 26 : 10)) break;
         open += csimd_bracket_balance(line, count, vectors);
         lines++;
         position = lf + 1;

@@ -224,18 +224,19 @@ public final class HeaderRun {
     }
 
     /// The lines from `start` inside a dump whose open brackets are `depth`, while it stays open, that cannot begin
-    /// an NSLog header (see `csimd_continuation_run`): how many, and the offset after the last one; `depth` then
-    /// has their brackets (``BracketBalance``) added.
+    /// a header of an NSLog or `log` style format, or with `letter` of a device syslog (see
+    /// `csimd_continuation_run`): how many, and the offset after the last one; `depth` then has their brackets
+    /// (``BracketBalance``) added.
     @inline(__always)
     public static func continuations(
         _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>, maximumLineLength: Int,
-        depth: inout Int
+        letter: Bool = false, depth: inout Int
     ) -> (lines: Int, next: Int) {
         var next = start
         var open = Int64(depth)
         let lines = csimd_continuation_run(
             bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, maximumLineLength,
-            BracketBalance.vectors, &open, &next)
+            BracketBalance.vectors, letter ? 1 : 0, &open, &next)
         depth = Int(open)
         return (lines, next)
     }

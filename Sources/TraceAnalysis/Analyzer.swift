@@ -681,7 +681,8 @@ struct InputAnalysis {
 
     /// Sets the `log` style tail of entry `entry` of `recent` from a record of a style ``headerRun`` reads
     /// (`fields` of `line`, in `style`), and arms the run for that style alone when the record leaves the next
-    /// line to be read as its format would read it (no prefixes, no dump opened, no ties held): the lines of its
+    /// line to be read as its format would read it (no prefixes, no ties held; after a dump the record opens, when
+    /// the dump closes among the continuation lines a run takes, as ``arm(_:format:_:time:)`` does): the lines of its
     /// format that repeat its date, time to the minute, fraction length and zone, at its second or a later one,
     /// with the tail of a recent incarnation (a compact line's type any of the style's), are records of that
     /// incarnation at that time (see ``armRun(_:format:_:time:)``). The NSLog shapes are disarmed: after this
@@ -753,13 +754,14 @@ struct InputAnalysis {
         headerRun.setStyleTail(
             entry, base + tailStart, count: tailEnd &- tailStart, pid: base + pid.start, pidCount: pid.count,
             style: style, format: fields.formatIndex)
-        guard bracketDepth == 0, ties.isEmpty, parser.formatTriedFirst == fields.formatIndex,
+        guard ties.isEmpty, parser.formatTriedFirst == fields.formatIndex,
             let time = fields.timestamp, digits >= (device ? 0 : 1), digits <= 9, Int(time.fractionDigits) == digits,
             zoneCount >= 0, zoneCount <= 8
         else { return }
         headerRun.armStyle(style, format: fields.formatIndex, line: base, fractionDigits: digits, zoneCount: zoneCount)
         clocks.style = Clock(time: time, format: fields.formatIndex)
-        armed = 4
+        // A record that opens a dump arms the run for when the dump closes (``takeRun(_:)``).
+        if bracketDepth > 0 { suspended = 4 } else { armed = 4 }
     }
 
     /// What a record of the shape `modern` names is read as, when armed; with a `log` style armed, what a record
@@ -834,17 +836,25 @@ struct InputAnalysis {
         return (taken, next)
     }
 
-    /// The lines from `run.start` inside the open dump of an NSLog record that ``HeaderRun`` takes
-    /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:depth:)``), counted as
-    /// ``classify(_:_:header:read:)`` counts each: no NSLog header can begin it, so it parses like no record, and
-    /// it is a continuation line whose brackets join the dump's.
+    /// The lines from `run.start` inside the open dump of an NSLog record, or of a record of a style ``headerRun``
+    /// reads, that ``HeaderRun`` takes
+    /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``), counted as ``classify(_:_:header:read:)`` counts each: no header of the record's format can begin it, so it
+    /// parses like no record, and it is a continuation line whose brackets join the dump's.
     private mutating func takeContinuations(_ run: LineReader.Run) -> (lines: Int, next: Int) {
-        guard headerRun != nil, mode == .formatted, parser.quickShape != nil, ties.isEmpty else {
+        guard headerRun != nil, mode == .formatted, ties.isEmpty else { return (0, run.start) }
+        // The line-by-line path tries the last record's format alone (with no prefixes): NSLog, or a style a run
+        // reads.
+        let letter: Bool
+        if parser.quickShape != nil {
+            letter = false
+        } else if let format = parser.formatTriedFirst, let style = styleRuns[format] {
+            letter = style == .deviceSyslog
+        } else {
             return (0, run.start)
         }
         let (taken, next) = HeaderRun.continuations(
             run.buffer, start: run.start, end: run.end, newlines: run.newlines,
-            maximumLineLength: run.maximumLineLength, depth: &bracketDepth)
+            maximumLineLength: run.maximumLineLength, letter: letter, depth: &bracketDepth)
         guard taken > 0 else { return (0, run.start) }
         summary.lines &+= taken
         summary.continuationLines &+= taken

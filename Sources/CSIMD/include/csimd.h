@@ -225,13 +225,14 @@ void csimd_loud_line(
 
 /// From `bytes + start`, the lines inside an open dump of the record before them while `*depth` (its open
 /// brackets) stays above 0, each ending (LF, from `newlines`) before `end`, of at most `max_line` bytes, and none
-/// that could begin an NSLog header (28 bytes or more without a CR before the LF, a digit first): how many, with
+/// that could begin a header of the record's format (without a CR before the LF: NSLog and the `log` styles, 28
+/// bytes or more and a digit first; with `letter`, a device syslog, 25 or more and a capital first): how many, with
 /// `*depth` plus each one's `csimd_bracket_balance` (`vectors` as there), and `*next` the offset after the last
-/// one's LF (`start` when none). Such a line is exactly what the line-by-line path of an NSLog capture counts as
-/// a continuation line, adding its brackets to the dump's; the line after the one that closes the dump is not
-/// taken.
+/// one's LF (`start` when none). Such a line is exactly what the line-by-line path counts as a continuation line
+/// after a record of that format (with no prefixes), adding its brackets to the dump's; the line after the one that
+/// closes the dump is not taken.
 size_t csimd_continuation_run(
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, size_t max_line, int vectors,
-    int64_t *depth, size_t *next);
+    int letter, int64_t *depth, size_t *next);
 
 #endif
