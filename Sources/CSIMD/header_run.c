@@ -5,7 +5,8 @@
 
 // The run of NSLog lines that repeat the header of the record before them (`csimd_header_run`): a loop over a
 // chunk's lines with no call per line, for the lines of an NSLog capture that say nothing but that their process
-// logged at this time; and the run of a dump's continuation lines (`csimd_continuation_run`).
+// logged at this time; the same for the `log` tool's styles and a device's syslog (`csimd_style_run`); and the run
+// of a dump's continuation lines (`csimd_continuation_run`).
 
 /// Per byte of `word`, bits of its high nibble set where the byte is no ASCII digit; only the lowest such byte is
 /// sure (the same test as the Swift `NSLogHeader.nonDigits`).
@@ -484,8 +485,10 @@ size_t csimd_style_run(
 static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const uint64_t *candidates) {
     const uint8_t *line = bytes + start;
     const size_t length = lf - start;
-    // The message: after the line's first `]` and one space. In a line the run reads, that `]` ends the thread: no
-    // byte of the timestamp, the zone, the header tail (` name[pid:`, a name without brackets) or the thread is one.
+    // The message: after the line's first `]` and one space. In an NSLog line the run reads, that `]` ends the
+    // thread: no byte of the timestamp, the zone, the header tail (` name[pid:`, a name without brackets) or the
+    // thread is one. In a compact, syslog or device syslog line it is that of the thread or pid, or one before it
+    // (in a host, a device name or a sender): the message begins there or later.
     const uint8_t *bracket = length ? memchr(line, ']', length) : 0;
     if (!bracket || line[length - 1] == 0x0D) return 1;
     size_t message = (size_t)(bracket - line) + 1;

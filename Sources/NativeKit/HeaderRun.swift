@@ -9,9 +9,12 @@ import CSIMD
 /// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
 /// (``run(armed:_:start:end:newlines:candidates:loud:maximumLineLength:)``), in groups of lines in a row that
 /// repeat one tail in one shape with fractions that do not go back: what such a line means is then known without
-/// reading it again. Inside a dump that a record opened,
-/// ``continuations(_:start:end:newlines:maximumLineLength:depth:)`` takes the lines that cannot begin a header, with
-/// their brackets, the same way.
+/// reading it again. The lines of the `log` tool's styles and of a device's syslog are taken the same way, one
+/// style at a time (``armStyle(_:format:line:fractionDigits:zoneCount:)``,
+/// ``setStyleTail(_:_:count:pid:pidCount:style:format:)``,
+/// ``runStyle(_:start:end:newlines:candidates:loud:maximumLineLength:)``; `csimd_style_run`). Inside a dump that a
+/// record opened, ``continuations(_:start:end:newlines:maximumLineLength:letter:depth:)`` takes the lines that
+/// cannot begin a header, with their brackets, the same way.
 public final class HeaderRun {
     /// Groups described per call at most.
     public static let capacity = 256

@@ -291,12 +291,16 @@ struct InputAnalysis {
     /// record that opens a dump arms nothing until the dump closes among the continuation lines a run takes
     /// (``suspended``).
     private let headerRun: HeaderRun?
-    /// The shapes armed: bit 0 classic, bit 1 modern; and those armed before the line being read one by one.
+    /// The shapes armed: bit 0 classic, bit 1 modern, or (``styleArmed``, alone) the `log` style of the last record;
+    /// and those armed before the line being read one by one.
     private var armed: UInt32 = 0
     private var armedBefore: UInt32 = 0
     /// The shapes to arm again when the dump the last record opened closes among the continuation lines a run
     /// takes (``takeContinuations(_:)``): those lines change nothing a run depends on.
     private var suspended: UInt32 = 0
+    /// The bit of `armed` (or `suspended`) that arms the run of a `log` style, or a device syslog
+    /// (``armStyle(_:_:_:entry:)``).
+    private static let styleArmed: UInt32 = 4
     /// What a record of each shape armed is read as: the arming record's timestamp, its second in microseconds,
     /// and its format.
     private struct Clock {
@@ -714,7 +718,7 @@ struct InputAnalysis {
         let zoneCount = device ? 0 : end &- 20 &- digits
         // The tail (``HeaderRun/setStyleTail(_:_:count:pid:pidCount:style:format:)``), from what the format matched.
         var tailStart = end
-        var tailEnd: Int
+        let tailEnd: Int
         var pid: (start: Int, count: Int) = (0, 0)
         switch style {
         case .default:
@@ -761,14 +765,14 @@ struct InputAnalysis {
         headerRun.armStyle(style, format: fields.formatIndex, line: base, fractionDigits: digits, zoneCount: zoneCount)
         clocks.style = Clock(time: time, format: fields.formatIndex)
         // A record that opens a dump arms the run for when the dump closes (``takeRun(_:)``).
-        if bracketDepth > 0 { suspended = 4 } else { armed = 4 }
+        if bracketDepth > 0 { suspended = Self.styleArmed } else { armed = Self.styleArmed }
     }
 
     /// What a record of the shape `modern` names is read as, when armed; with a `log` style armed, what a record
     /// of it is.
     @inline(__always)
     private func clock(modern: Bool) -> Clock {
-        armed & 4 != 0 ? clocks.style : modern ? clocks.modern : clocks.classic
+        armed & Self.styleArmed != 0 ? clocks.style : modern ? clocks.modern : clocks.classic
     }
 
     /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:)``
@@ -794,7 +798,7 @@ struct InputAnalysis {
         var micros: Int64 = 0
         repeat {
             (_, groups, next) =
-                armed & 4 != 0
+                armed & Self.styleArmed != 0
                 ? headerRun.runStyle(
                     run.buffer, start: next, end: run.end, newlines: run.newlines, candidates: run.candidates,
                     loud: run.loud, maximumLineLength: run.maximumLineLength)

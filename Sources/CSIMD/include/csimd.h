@@ -198,10 +198,10 @@ typedef struct {
 /// type and activity columns) by a tail of that format (a compact line's type one of the style's), then (compact)
 /// `[0-9a-f]+\]` and a space or none, or (device syslog) a sender group or none, the tail's `[pid]`, a group or
 /// none, ` <Level>:` and a space or none; and whose rest holds none of the keywords at the positions `candidates`
-/// marks and does not end with `{`, `(` or `[`; grouped by tail
-/// into `out` (`modern` 0), as `csimd_header_run` does. Such a line is exactly what the format's pattern reads as a
-/// record of the tail's incarnation at that time whose message means nothing. `loud` as for `csimd_header_run`,
-/// but not read for the default style (its lines need not have the `]` the loud lines take a message to follow).
+/// marks and does not end with `{`, `(` or `[`; grouped by tail into `out` (`modern` 0), as `csimd_header_run`
+/// does. Such a line is exactly what the format's pattern reads as a record of the tail's incarnation at that time
+/// whose message means nothing. `loud` as for `csimd_header_run`, but not read for the default style (its lines
+/// need not have the `]` the loud lines take a message to follow).
 size_t csimd_style_run(
     csimd_style_state *state, const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines,
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
