@@ -205,6 +205,33 @@ static inline int run_any_mark(const uint64_t *candidates, size_t from, size_t e
     return (bits & (~0ull >> (63 - ((end - 1) & 63)))) != 0;
 }
 
+/// The next line of a run, which begins at `bytes + position`: when it ends (LF, `*lf`, from `feeds`) before `end`,
+/// has 28 to `max_line` bytes (`*count`), and, with `loud`, is not marked there (the reading thread looked at its
+/// end and message, `csimd_loud_lines`, so that this thread reads only its header, the bytes the thread wrote in a
+/// cache of its own), without, has no CR before its LF (CRLF is left to the line-by-line path); else null.
+static inline __attribute__((always_inline)) const uint8_t *run_line(
+    run_marks *feeds, const uint8_t *bytes, size_t position, size_t end, size_t max_line, const uint64_t *loud,
+    size_t *lf, size_t *count) {
+    *lf = run_next_mark(feeds);
+    if (*lf == end) return 0;
+    *count = *lf - position;
+    if (*count < 28 || *count > max_line) return 0;
+    const uint8_t *line = bytes + position;
+    if (loud ? (loud[*lf >> 6] >> (*lf & 63)) & 1 : line[*count - 1] == 0x0D) return 0;
+    return line;
+}
+
+/// Whether the message of a line of `count` bytes (`line`, at `position` of the chunk), from `index`, neither ends
+/// with `{`, `(` or `[` (it may open a dump) nor holds a keyword of `keywords` at a position `candidates` marks.
+static inline __attribute__((always_inline)) int run_quiet(
+    const csimd_literals *keywords, const uint8_t *line, size_t index, size_t count, const uint64_t *candidates,
+    size_t position) {
+    if (index >= count) return 1;
+    const uint8_t last = line[count - 1];
+    if (last == '{' || last == '(' || last == '[') return 0;
+    return !run_has_keyword(keywords, line + index, count - index, candidates, position + index);
+}
+
 /// Counts a line of incarnation `tail` in shape `modern` at `micros` into the last of the `*group` groups written to
 /// `out` when it continues it, else into a new one; 0 when that would be group `capacity` (the run ends there).
 static inline __attribute__((always_inline)) int run_group(
@@ -218,86 +245,6 @@ static inline __attribute__((always_inline)) int run_group(
     if (*group == capacity) return 0;
     out[(*group)++] = (csimd_header_group){(uint16_t)tail, (uint16_t)modern, 1, micros, micros};
     return 1;
-}
-
-/// `csimd_header_run`, inlined twice: with the loud lines, and without (`loud` null), each loop as lean as it can be.
-static inline __attribute__((always_inline)) size_t run_headers(
-    csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
-    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
-    size_t position = start;
-    size_t lines = 0;
-    size_t group = 0;  // groups written; the last one (group - 1) may grow
-    uint32_t hint = state->hint < CSIMD_HEADER_TAILS ? state->hint : 0;
-    run_marks feeds = run_marks_from(newlines, start, end);
-    for (;;) {
-        const size_t lf = run_next_mark(&feeds);
-        if (lf == end) break;
-        const size_t count = lf - position;
-        if (count < 28 || count > max_line) break;
-        const uint8_t *line = bytes + position;
-        if (loud) {
-            // The reading thread looked at the line's end and message (`csimd_loud_lines`): this thread reads only
-            // its header, the bytes the thread wrote in a cache of its own.
-            if ((loud[lf >> 6] >> (lf & 63)) & 1) break;
-        } else if (line[count - 1] == 0x0D) {
-            break;  // CRLF: left to the line-by-line path
-        }
-        // The fraction's digits give the shape (1–3 classic, 4–9 modern), and the shape the clock armed for it.
-        uint64_t fraction;
-        const unsigned digits = run_fraction_digits(line, 20, &fraction);
-        if (digits == 0) break;
-        const int modern = digits > 3;
-        if (!(armed & (1u << modern))) break;
-        uint32_t micros;
-        size_t timestamp_end;
-        if (!run_clock(&state->clocks[modern], line, count, digits, fraction, &micros, &timestamp_end)) break;
-        // The header tail (` name[pid:`) of one of the recent incarnations: the last one's first (at most one can
-        // be there: a tail runs to the colon after the digits after the first bracket).
-        const uint8_t *at = line + timestamp_end;
-        const size_t room = count - timestamp_end;
-        uint32_t tail = hint;
-        if (!run_tail_at(&state->tails[tail], at, room, modern)) {
-            uint32_t t = 0;
-            for (; t < CSIMD_HEADER_TAILS; t++) {
-                if (t != hint && run_tail_at(&state->tails[t], at, room, modern)) break;
-            }
-            if (t == CSIMD_HEADER_TAILS) break;
-            tail = hint = t;
-        }
-        // `(?<thread>\d+)\]` (modern) or `(?<thread>[0-9A-Fa-fx]+)\]` (classic), then ` ?(?<message>.*)$`.
-        size_t index = timestamp_end + state->tails[tail].count;
-        const size_t thread = run_thread(line + index, count - index, modern ? 1 : 2);
-        index += thread;
-        if (thread == 0 || index >= count || line[index] != ']') break;
-        index++;
-        if (index < count && line[index] == ' ') index++;
-        // A message that may open a dump, or holds a keyword, is the line-by-line path's.
-        if (!loud && index < count) {
-            const uint8_t last = line[count - 1];
-            if (last == '{' || last == '(' || last == '[') break;
-            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
-        }
-        if (!run_group(out, &group, capacity, tail, modern, micros)) break;
-        lines++;
-        position = lf + 1;
-    }
-    state->hint = hint;
-    *groups = group;
-    *next = position;
-    return lines;
-}
-
-size_t csimd_header_run(
-    csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
-    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
-    if (loud) {
-        return run_headers(
-            state, armed, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, next);
-    }
-    return run_headers(
-        state, armed, bytes, start, end, newlines, candidates, 0, max_line, out, capacity, groups, next);
 }
 
 /// Whether `tail` (of a record of format `format`) is at `at`, with `room` bytes left in the line.
@@ -378,59 +325,72 @@ static inline __attribute__((always_inline)) size_t style_tail_end(
     return pid_end;
 }
 
-/// `csimd_style_run`, inlined per style, with the loud lines and without.
-static inline __attribute__((always_inline)) size_t style_headers(
-    csimd_style_state *state, uint32_t style, const uint8_t *bytes, size_t start, size_t end,
-    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
-    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
+/// Where tail `t` ends when it is at `start` of a line of `count` bytes, or 0: an NSLog tail of the shape `modern`
+/// (`style` 0), or a style's (`style_tail_end`).
+static inline __attribute__((always_inline)) size_t run_tail_end(
+    const csimd_header_state *nslog, const csimd_style_state *styled, uint32_t style, uint32_t t, int modern,
+    const uint8_t *line, size_t start, size_t count) {
+    if (style) return style_tail_end(&styled->tails[t], style, styled->format, line, start, count);
+    const csimd_header_tail *tail = &nslog->tails[t];
+    return run_tail_at(tail, line + start, count - start, modern) ? start + tail->count : 0;
+}
+
+/// `csimd_header_run` (`style` 0: the NSLog shapes `armed` in `nslog`) and `csimd_style_run` (a `CSIMD_STYLE_…`, as
+/// `styled` was armed), inlined per style, with the loud lines and without (`loud` null), each loop as lean as it
+/// can be.
+static inline __attribute__((always_inline)) size_t run_headers(
+    csimd_header_state *nslog, uint32_t armed, csimd_style_state *styled, uint32_t style, const uint8_t *bytes,
+    size_t start, size_t end, const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud,
+    size_t max_line, csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
     size_t position = start;
     size_t lines = 0;
-    size_t group = 0;
-    uint32_t hint = state->hint < CSIMD_HEADER_TAILS ? state->hint : 0;
+    size_t group = 0;  // groups written; the last one (group - 1) may grow
+    uint32_t *const kept_hint = style ? &styled->hint : &nslog->hint;
+    uint32_t hint = *kept_hint < CSIMD_HEADER_TAILS ? *kept_hint : 0;
+    const csimd_literals *const keywords = style ? styled->keywords : nslog->keywords;
     run_marks feeds = run_marks_from(newlines, start, end);
     for (;;) {
-        const size_t lf = run_next_mark(&feeds);
-        if (lf == end) break;
-        const size_t count = lf - position;
-        if (count < 28 || count > max_line) break;
-        const uint8_t *line = bytes + position;
-        if (loud) {
-            if ((loud[lf >> 6] >> (lf & 63)) & 1) break;  // see `run_headers`
-        } else if (line[count - 1] == 0x0D) {
-            break;
-        }
+        size_t lf, count;
+        const uint8_t *line = run_line(&feeds, bytes, position, end, max_line, loud, &lf, &count);
+        if (!line) break;
+        int modern = 0;
         uint32_t micros;
         size_t timestamp_end;
         if (style == CSIMD_STYLE_DEVICE) {
-            if (!run_device_clock(&state->clock, line, count, &micros, &timestamp_end)) break;
+            if (!run_device_clock(&styled->clock, line, count, &micros, &timestamp_end)) break;
         } else {
+            // The fraction's digits give the shape (1–3 classic, 4–9 modern), and for NSLog the shape the clock
+            // armed for it.
             uint64_t fraction;
             const unsigned digits = run_fraction_digits(line, 20, &fraction);
-            if (digits == 0 || !run_clock(&state->clock, line, count, digits, fraction, &micros, &timestamp_end))
-                break;
+            if (digits == 0) break;
+            modern = !style && digits > 3;
+            if (!style && !(armed & (1u << modern))) break;
+            csimd_header_clock *clock = style ? &styled->clock : &nslog->clocks[modern];
+            if (!run_clock(clock, line, count, digits, fraction, &micros, &timestamp_end)) break;
         }
-        // The header tail of one of the recent incarnations (a compact line's type masked out), the last one's
-        // first: ` Ty name[pid:` (compact), `  host name[pid]: ` (syslog), ` device name` (device syslog), from
-        // the timestamp's end; or `pid   ttl    name: ` (default), after the columns before the pid.
+        // The header tail of one of the recent incarnations, the last one's first (at most one can be there): from
+        // the timestamp's end, ` name[pid:` (NSLog), ` Ty name[pid:` (compact, the type masked out),
+        // `  host name[pid]: ` (syslog), ` device name` (device syslog); or `pid   ttl    name: ` (default), after
+        // the columns before the pid.
         size_t tail_start = timestamp_end;
         if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count))) break;
-        const uint8_t *at = line + tail_start;
         uint32_t tail = hint;
-        size_t index = style_tail_end(&state->tails[tail], style, state->format, line, tail_start, count);
+        size_t index = run_tail_end(nslog, styled, style, tail, modern, line, tail_start, count);
         if (!index) {
             uint32_t t = 0;
             for (; t < CSIMD_HEADER_TAILS; t++) {
-                if (t != hint &&
-                    (index = style_tail_end(&state->tails[t], style, state->format, line, tail_start, count)))
-                    break;
+                if (t == hint) continue;
+                if ((index = run_tail_end(nslog, styled, style, t, modern, line, tail_start, count))) break;
             }
             if (t == CSIMD_HEADER_TAILS) break;
             tail = hint = t;
         }
-        if (style == CSIMD_STYLE_COMPACT) {
-            // The type, then `(?<thread>[0-9a-f]+)\] ?`.
-            if (!style_compact_type(at[1], at[2])) break;
-            const size_t thread = run_thread(line + index, count - index, 4);
+        if (!style || style == CSIMD_STYLE_COMPACT) {
+            // `(?<thread>\d+)\]` (modern NSLog), `(?<thread>[0-9A-Fa-fx]+)\]` (classic), or the compact type and
+            // `(?<thread>[0-9a-f]+)\]`; then a space or none.
+            if (style && !style_compact_type(line[tail_start + 1], line[tail_start + 2])) break;
+            const size_t thread = run_thread(line + index, count - index, style ? 4 : modern ? 1 : 2);
             index += thread;
             if (thread == 0 || index >= count || line[index] != ']') break;
             index++;
@@ -448,21 +408,29 @@ static inline __attribute__((always_inline)) size_t style_headers(
             index += 2;
             if (index < count && line[index] == ' ') index++;
         }
-        // `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?(?<message>.*)$` matches whatever follows: the
-        // message is these bytes or an end of them, searched whole for a keyword.
-        if (!loud && index < count) {
-            const uint8_t last = line[count - 1];
-            if (last == '{' || last == '(' || last == '[') break;
-            if (run_has_keyword(state->keywords, line + index, count - index, candidates, position + index)) break;
-        }
-        if (!run_group(out, &group, capacity, tail, 0, micros)) break;
+        // The message follows (in the styles, `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?` may come
+        // first, and match whatever follows: the rest of the line is searched whole). A message that may open a
+        // dump, or holds a keyword, is the line-by-line path's.
+        if (!loud && !run_quiet(keywords, line, index, count, candidates, position)) break;
+        if (!run_group(out, &group, capacity, tail, modern, micros)) break;
         lines++;
         position = lf + 1;
     }
-    state->hint = hint;
+    *kept_hint = hint;
     *groups = group;
     *next = position;
     return lines;
+}
+
+size_t csimd_header_run(
+    csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
+    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
+#define NSLOG_RUN(loud)                                                                                           \
+    run_headers(state, armed, 0, 0, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, \
+                next)
+    return loud ? NSLOG_RUN(loud) : NSLOG_RUN(0);
+#undef NSLOG_RUN
 }
 
 size_t csimd_style_run(
@@ -470,7 +438,8 @@ size_t csimd_style_run(
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
     size_t *groups, size_t *next) {
 #define STYLE_RUN(style, loud)                                                                                    \
-    style_headers(state, style, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, next)
+    run_headers(0, 0, state, style, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, \
+                next)
     switch (state->style) {
     case CSIMD_STYLE_COMPACT: return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
     case CSIMD_STYLE_SYSLOG: return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);
