@@ -1,3 +1,4 @@
+import Foundation
 import NativeKit
 
 /// Reads the lines of the `log` tool's three text styles (``LogFormat/logCompact``, ``LogFormat/logDefault``,
@@ -13,7 +14,7 @@ import NativeKit
 /// followed. `LogStyleHeaderTests` compares both on the samples, the real corpus, generated captures of each style,
 /// and mutated lines.
 enum LogStyleHeader {
-    enum Style: Sendable { case compact, `default`, syslog, deviceSyslog }
+    enum Style: Sendable { case compact, `default`, syslog, deviceSyslog, ndjson }
 
     /// Where the groups of a matching line are (offsets into the line); nil for an optional group that did not
     /// take part. Held in ``ByteSpan``s, as ``NSLogHeader/Match`` is: one is made for every line.
@@ -21,24 +22,27 @@ enum LogStyleHeader {
         private var spans:
             (
                 timestamp: ByteSpan, level: ByteSpan, process: ByteSpan, pid: ByteSpan, thread: ByteSpan,
-                subsystem: ByteSpan, category: ByteSpan, message: ByteSpan
+                subsystem: ByteSpan, category: ByteSpan, message: ByteSpan, sequence: ByteSpan
             )
 
         @inline(__always)
         init(
-            timestamp: Range<Int>, level: Range<Int>?, process: Range<Int>, pid: Range<Int>, thread: Range<Int>?,
-            subsystem: Range<Int>?, category: Range<Int>?, message: Range<Int>
+            timestamp: Range<Int>, level: Range<Int>?, process: Range<Int>?, pid: Range<Int>?, thread: Range<Int>?,
+            subsystem: Range<Int>?, category: Range<Int>?, message: Range<Int>, sequence: Range<Int>? = nil
         ) {
             spans = (
                 ByteSpan(timestamp), ByteSpan(level), ByteSpan(process), ByteSpan(pid), ByteSpan(thread),
-                ByteSpan(subsystem), ByteSpan(category), ByteSpan(message)
+                ByteSpan(subsystem), ByteSpan(category), ByteSpan(message), ByteSpan(sequence)
             )
         }
 
         var timestamp: Range<Int> { spans.timestamp.whole }
         var level: Range<Int>? { spans.level.range }
-        var process: Range<Int> { spans.process.whole }
-        var pid: Range<Int> { spans.pid.whole }
+        /// Always there but in `log-ndjson`, whose process and pid are optional.
+        var process: Range<Int>? { spans.process.range }
+        var pid: Range<Int>? { spans.pid.range }
+        /// `log-ndjson`'s `machTimestamp` (the order of records whose timestamps tie).
+        var sequence: Range<Int>? { spans.sequence.range }
         var thread: Range<Int>? { spans.thread.range }
         var subsystem: Range<Int>? { spans.subsystem.range }
         var category: Range<Int>? { spans.category.range }
@@ -55,7 +59,7 @@ enum LogStyleHeader {
         static func == (a: Match, b: Match) -> Bool {
             a.timestamp == b.timestamp && a.level == b.level && a.process == b.process && a.pid == b.pid
                 && a.thread == b.thread && a.subsystem == b.subsystem && a.category == b.category
-                && a.message == b.message
+                && a.message == b.message && a.sequence == b.sequence
         }
     }
 
@@ -68,6 +72,7 @@ enum LogStyleHeader {
         case LogFormat.logDefault.pattern: return .default
         case LogFormat.logSyslog.pattern: return .syslog
         case LogFormat.deviceSyslog.pattern: return .deviceSyslog
+        case LogFormat.logNDJSON.pattern: return .ndjson
         default: return nil
         }
     }
@@ -81,6 +86,7 @@ enum LogStyleHeader {
         case .default: return standard(base, line.count)
         case .syslog: return syslog(base, line.count)
         case .deviceSyslog: return deviceSyslog(base, line.count)
+        case .ndjson: return ndjson(base, line.count)
         }
     }
 
@@ -410,5 +416,139 @@ enum LogStyleHeader {
     @inline(__always)
     private static func firstColon(_ base: UnsafePointer<UInt8>, from start: Int, _ count: Int) -> Int {
         NSLogHeader.firstOf(colon, colon, base, from: start, count)
+    }
+
+    /// `log-ndjson`: `^\{`, then lookaheads that each take the first occurrence of a key (from byte 1) whose value
+    /// fits, `eventMessage` and `timestamp` required, the others optional, and `.*\}\s*$`. Every `"` of the line is
+    /// visited in order, and a key that begins there and has no value yet is tried: what the lookaheads' lazy
+    /// `.*?` finds, as keys may stand in any order, more than once, or in nested objects.
+    @inline(__always)
+    private static func ndjson(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
+        // `.*\}\s*$`: the last byte that is not `\s` is a `}` after the first.
+        var last = count &- 1
+        while last > 0, NSLogHeader.isSpace(base[last]) { last &-= 1 }
+        guard count >= 2, base[0] == UInt8(ascii: "{"), last >= 1, base[last] == UInt8(ascii: "}") else {
+            return nil
+        }
+        var values = NDJSONValues()
+        var from = 1
+        while from < count, !values.isComplete,
+            let found = memchr(base + from, Int32(UInt8(ascii: "\"")), count &- from)
+        {
+            let quote = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            values.tryKeys(at: quote, base, count)
+            from = quote &+ 1
+        }
+        guard let message = values.message, let timestamp = values.timestamp else { return nil }
+        return Match(
+            timestamp: timestamp, level: values.level, process: values.process, pid: values.pid,
+            thread: values.thread, subsystem: values.subsystem, category: values.category, message: message,
+            sequence: values.sequence)
+    }
+
+    /// The values of `log-ndjson`'s keys found so far (``ndjson(_:_:)``).
+    private struct NDJSONValues {
+        var message, timestamp, pid, thread, process, subsystem, category, level, sequence: Range<Int>?
+        private var found = 0
+
+        var isComplete: Bool { found == 9 }
+
+        /// Tries the keys that may begin at the `"` at `quote`, and keeps the value of each that fits and has none.
+        @inline(__always)
+        mutating func tryKeys(at quote: Int, _ base: UnsafePointer<UInt8>, _ count: Int) {
+            guard quote &+ 1 < count else { return }
+            switch base[quote &+ 1] {
+            case UInt8(ascii: "e"):
+                Self.take(&message, &found, #""eventMessage":""#, quote, base, count, Self.escapedString)
+            case UInt8(ascii: "t"):
+                Self.take(&timestamp, &found, #""timestamp":""#, quote, base, count, Self.nonEmptyString)
+                Self.take(&thread, &found, #""threadID":"#, quote, base, count, Self.digits)
+            case UInt8(ascii: "p"):
+                Self.take(&pid, &found, #""processID":"#, quote, base, count, Self.digits)
+                Self.take(&process, &found, #""processImagePath":""#, quote, base, count, Self.lastPathComponent)
+            case UInt8(ascii: "s"):
+                Self.take(&subsystem, &found, #""subsystem":""#, quote, base, count, Self.plainString)
+            case UInt8(ascii: "c"):
+                Self.take(&category, &found, #""category":""#, quote, base, count, Self.plainString)
+            case UInt8(ascii: "m"):
+                Self.take(&level, &found, #""messageType":""#, quote, base, count, Self.plainString)
+                Self.take(&sequence, &found, #""machTimestamp":"#, quote, base, count, Self.digits)
+            default: break
+            }
+        }
+
+        /// Sets `value` to what `read` gives from after `key` when `key` is at `quote` and `value` has none yet,
+        /// counting it in `found`.
+        @inline(__always)
+        private static func take(
+            _ value: inout Range<Int>?, _ found: inout Int, _ key: StaticString, _ quote: Int,
+            _ base: UnsafePointer<UInt8>, _ count: Int, _ read: (UnsafePointer<UInt8>, Int, Int) -> Range<Int>?
+        ) {
+            guard value == nil else { return }
+            let length = key.utf8CodeUnitCount
+            guard quote &+ length <= count, memcmp(base + quote, key.utf8Start, length) == 0,
+                let range = read(base, quote &+ length, count)
+            else { return }
+            value = range
+            found &+= 1
+        }
+
+        /// `(?:[^"\\]++|\\.)*+"`: a string with escapes, up to its closing quote.
+        static func escapedString(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Range<Int>? {
+            var index = start
+            while index < count {
+                switch base[index] {
+                case UInt8(ascii: "\""): return start..<index
+                case UInt8(ascii: "\\"): index &+= 2
+                default: index &+= 1
+                }
+            }
+            return nil
+        }
+
+        /// `[^"]+"`.
+        static func nonEmptyString(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Range<Int>? {
+            guard start < count, let end = firstQuote(base, start, count), end > start else { return nil }
+            return start..<end
+        }
+
+        /// `[^"\\]*"`.
+        static func plainString(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Range<Int>? {
+            var index = start
+            while index < count, base[index] != UInt8(ascii: "\""), base[index] != UInt8(ascii: "\\") { index &+= 1 }
+            return index < count && base[index] == UInt8(ascii: "\"") ? start..<index : nil
+        }
+
+        /// `\d+`.
+        static func digits(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Range<Int>? {
+            let end = NSLogHeader.digitRun(base, from: start, count)
+            return end > start ? start..<end : nil
+        }
+
+        /// `(?:[^"]*/)?(?<process>[^"/\\]+)"`: within the string, after its last `/` (or the whole string when it
+        /// has none), a name with no `\\` up to the closing quote. After an earlier `/` a later one stands in the
+        /// way, and the whole string holds a `/`: no other reading can match.
+        static func lastPathComponent(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Range<Int>? {
+            guard let end = firstQuote(base, start, count) else { return nil }
+            var name = start
+            var index = end
+            while index > start {
+                index &-= 1
+                if base[index] == UInt8(ascii: "/") {
+                    name = index &+ 1
+                    break
+                }
+            }
+            guard name < end else { return nil }
+            for index in name..<end where base[index] == UInt8(ascii: "\\") { return nil }
+            return name..<end
+        }
+
+        private static func firstQuote(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+            guard start < count, let found = memchr(base + start, Int32(UInt8(ascii: "\"")), count &- start) else {
+                return nil
+            }
+            return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+        }
     }
 }

@@ -405,10 +405,10 @@ public struct RecordParser {
                 offset == 0 ? range : (range.lowerBound &+ offset)..<(range.upperBound &+ offset)
             }
             fill(
-                &fields, format: index, in: line, timestamp: shift(match.timestamp), process: shift(match.process),
-                pid: shift(match.pid), thread: match.thread.map(shift), subsystem: match.subsystem.map(shift),
+                &fields, format: index, in: line, timestamp: shift(match.timestamp), process: match.process.map(shift),
+                pid: match.pid.map(shift), thread: match.thread.map(shift), subsystem: match.subsystem.map(shift),
                 category: match.category.map(shift), level: match.level.map(shift), message: shift(match.message),
-                sequence: nil)
+                sequence: match.sequence.map(shift))
             return true
         }
         let compiled = tables.groups[index]

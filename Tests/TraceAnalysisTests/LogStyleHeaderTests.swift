@@ -4,12 +4,13 @@ import Testing
 
 @testable import TraceAnalysis
 
-/// ``LogStyleHeader`` stands in for the three `log` style patterns and the device syslog's: on every line it must
-/// give exactly what PCRE2 gives with each of them — whether it matches, and every group's range.
+/// ``LogStyleHeader`` stands in for the `log` style patterns (ndjson included) and the device syslog's: on every
+/// line it must give exactly what PCRE2 gives with each of them — whether it matches, and every group's range.
 @Suite("log style header reader")
 struct LogStyleHeaderTests {
     static let styles: [(LogStyleHeader.Style, LogFormat)] = [
-        (.compact, .logCompact), (.default, .logDefault), (.syslog, .logSyslog), (.deviceSyslog, .deviceSyslog),
+        (.compact, .logCompact), (.default, .logDefault), (.syslog, .logSyslog), (.ndjson, .logNDJSON),
+        (.deviceSyslog, .deviceSyslog),
     ]
 
     /// What the patterns give, per style: the groups, or nil.
@@ -28,9 +29,9 @@ struct LogStyleHeaderTests {
             guard try line.withUnsafeBytes({ try matcher.matches($0) }) else { return nil }
             func range(_ name: String) -> Range<Int>? { regex.groupNumber(name).flatMap { matcher.range($0) } }
             return LogStyleHeader.Match(
-                timestamp: try #require(range("timestamp")), level: range("level"),
-                process: try #require(range("process")), pid: try #require(range("pid")), thread: range("thread"),
-                subsystem: range("subsystem"), category: range("category"), message: try #require(range("message")))
+                timestamp: try #require(range("timestamp")), level: range("level"), process: range("process"),
+                pid: range("pid"), thread: range("thread"), subsystem: range("subsystem"), category: range("category"),
+                message: try #require(range("message")), sequence: range("sequence"))
         }
     }
 
@@ -187,6 +188,72 @@ struct LogStyleHeaderTests {
     ])
     func agreesWithThePatternsOnEdgeCases(_ line: String) throws {
         try Self.check(Array(line.utf8), try Reference())
+    }
+
+    /// `log-ndjson` lines made to try every way a key can be found or not: keys in any order, twice (the first
+    /// value not fitting), in a nested object, values with escapes, slashes and backslashes, digits or none, and
+    /// the line's end with spaces, a CR or no `}`.
+    static func ndjsonLines(count: Int, seed: UInt64) -> [[UInt8]] {
+        var random = SplitMix64(seed: seed)
+        func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+        func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
+        let strings = [
+            "ok", "", "a\\\"b", "tail\\", "x\\/y", "\\/System\\/App", "/a/b/", "a/b\\c", "Sp ace", "é",
+            "applicationDidBecomeActive", "\\u00e9\\n", "\\", "q\"",
+        ]
+        let numbers = ["1", "42", "", "x", "007", "-1", "12345678901234567890"]
+        func field(_ key: String) -> String {
+            switch key {
+            case "processID", "threadID", "machTimestamp": return "\"\(key)\":\(pick(numbers))"
+            case "processImagePath":
+                return "\"\(key)\":\"" + pick(["\\/Applications\\/My App.app\\/My App", "App", "a/b", "/", "a\\b"])
+                    + "\""
+            default: return "\"\(key)\":\"" + pick(strings) + (chance(95) ? "\"" : "")
+            }
+        }
+        let keys = [
+            "eventMessage", "timestamp", "processID", "threadID", "processImagePath", "subsystem", "category",
+            "messageType", "machTimestamp", "formatString", "senderImagePath",
+        ]
+        var lines: [[UInt8]] = []
+        for _ in 0..<count {
+            var fields = keys.filter { _ in chance(85) }.map(field)
+            if chance(30) { fields.insert(field(pick(keys)), at: Int(random.next() % UInt64(fields.count + 1))) }
+            if chance(15) {
+                let nested = "\"backtrace\":{\"frames\":[{" + field(pick(keys)) + "," + field(pick(keys)) + "}]}"
+                fields.insert(nested, at: Int(random.next() % UInt64(fields.count + 1)))
+            }
+            var line =
+                "{" + fields.joined(separator: chance(90) ? "," : ", ") + pick(["}", "}", "}", "} ", "}\r", "", "}x"])
+            if chance(3) { line = pick([" ", "x"]) + line }
+            lines.append(Array(line.utf8))
+        }
+        return lines
+    }
+
+    @Test func agreesWithTheNDJSONPatternOnMadeLines() throws {
+        let reference = try Reference()
+        var matched = 0
+        for line in Self.ndjsonLines(count: 4_000, seed: 11) { matched += try Self.check(line, reference) }
+        #expect(matched > 1_000)
+    }
+
+    /// `log-ndjson` lines (the sample's and made ones) with random bytes replaced, inserted or removed anywhere.
+    @Test func agreesWithTheNDJSONPatternOnMutatedLines() throws {
+        let reference = try Reference()
+        let sample = try String(
+            contentsOf: TestSupport.samples.appendingPathComponent("same-session-ndjson.log"), encoding: .utf8)
+        let seeds =
+            sample.split(separator: "\n").map { Array($0.utf8) } + Self.ndjsonLines(count: 200, seed: 5)
+        let alphabet = Array("\"\\:/{}[], 0123456789eiptsmcaTIDPy\r\t".utf8) + [0, 0x0B, 0x80, 0xFF]
+        var random = SplitMix64(seed: 9)
+        var matched = 0
+        for round in 0..<10_000 {
+            let seed = seeds[round % seeds.count]
+            let line = TestSupport.mutate(seed, alphabet: alphabet, within: seed.count, &random)
+            matched += try Self.check(line, reference)
+        }
+        #expect(matched > 2_000)
     }
 
     /// Lines of the three styles with random bytes replaced, inserted or removed, mostly in their header.
