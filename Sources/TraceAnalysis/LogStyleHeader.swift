@@ -2,17 +2,17 @@ import Foundation
 import NativeKit
 
 /// Reads the lines of the `log` tool's three text styles (``LogFormat/logCompact``, ``LogFormat/logDefault``,
-/// ``LogFormat/logSyslog``) and of a device's syslog (``LogFormat/deviceSyslog``) byte by byte, giving exactly the
-/// match their patterns give, without running PCRE2.
+/// ``LogFormat/logSyslog``), of its JSON lines (``LogFormat/logNDJSON``) and of a device's syslog
+/// (``LogFormat/deviceSyslog``) byte by byte, giving exactly the match their patterns give, without running PCRE2.
 ///
 /// Captures from a Mac or a simulator (`log show`, `log stream`, `xcrun simctl spawn booted log stream`) and from a
 /// device (`idevicesyslog`, Xcode's device console) are read through these formats, a line at a time. As with
 /// ``NSLogHeader``, the patterns stay the definition: ``RecordParser`` takes this path only for a format whose
-/// pattern is one of these four, unchanged, and only when PCRE2 reads newlines as LF (`.` then matches every byte of
+/// pattern is one of these five, unchanged, and only when PCRE2 reads newlines as LF (`.` then matches every byte of
 /// a line). Every part of the patterns is read the way PCRE2's backtracking reads it; where a part can match in more
-/// than one way (the default style's TTL column, the device name before a process) the order PCRE2 tries them in is
-/// followed. `LogStyleHeaderTests` compares both on the samples, the real corpus, generated captures of each style,
-/// and mutated lines.
+/// than one way (the default style's TTL column, the device name before a process, an ndjson key found more than
+/// once) the order PCRE2 tries them in is followed. `LogStyleHeaderTests` compares both on the samples, the real
+/// corpus, generated captures of each style, made ndjson lines, and mutated lines.
 enum LogStyleHeader {
     enum Style: Sendable { case compact, `default`, syslog, deviceSyslog, ndjson }
 
