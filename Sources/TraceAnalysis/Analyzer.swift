@@ -639,6 +639,12 @@ struct InputAnalysis {
         armRun(header, format: format, line, time: time)
     }
 
+    /// Drops the header tails of entry `index` of `recent`, NSLog's and a `log` style's.
+    private mutating func forgetTails(_ index: Int) {
+        setTail(index, nil)
+        headerRun?.clearStyleTail(index)
+    }
+
     /// The header tail of entry `index` of `recent`, here and in ``headerRun``.
     private mutating func setTail(_ index: Int, _ tail: NSLogHeader.Tail?) {
         tails[index] = tail
@@ -842,8 +848,9 @@ struct InputAnalysis {
 
     /// The lines from `run.start` inside the open dump of an NSLog record, or of a record of a style ``headerRun``
     /// reads, that ``HeaderRun`` takes
-    /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``), counted as ``classify(_:_:header:read:)`` counts each: no header of the record's format can begin it, so it
-    /// parses like no record, and it is a continuation line whose brackets join the dump's.
+    /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``), counted as
+    /// ``classify(_:_:header:read:)`` counts each: no header of the record's format can begin it, so it parses like
+    /// no record, and it is a continuation line whose brackets join the dump's.
     private mutating func takeContinuations(_ run: LineReader.Run) -> (lines: Int, next: Int) {
         guard headerRun != nil, mode == .formatted, ties.isEmpty else { return (0, run.start) }
         // The line-by-line path tries the last record's format alone (with no prefixes): NSLog, or a style a run
@@ -999,8 +1006,7 @@ struct InputAnalysis {
             recent[recentNext] = entry
             recentNext = (recentNext + 1) % Self.recentCapacity
         }
-        setTail(cachedRecent, nil)  // the tails of the entry replaced
-        headerRun?.clearStyleTail(cachedRecent)
+        forgetTails(cachedRecent)  // those of the entry replaced
         return entry.2
     }
 
@@ -1060,10 +1066,7 @@ struct InputAnalysis {
         recent.removeAll()
         recentNext = 0
         cachedRecent = -1
-        for index in tails.indices {
-            setTail(index, nil)
-            headerRun?.clearStyleTail(index)
-        }
+        for index in tails.indices { forgetTails(index) }
     }
 
     /// Incarnations written out and not read back since (tests).

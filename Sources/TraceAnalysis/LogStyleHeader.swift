@@ -209,9 +209,9 @@ enum LogStyleHeader {
                 thread: nil, subsystem: nil, category: nil, message: (pidEnd &+ 3)..<count))
     }
 
-    /// `^(?<timestamp>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?` and ``deviceProcess(_:_:from:timestamp:)``: the
-    /// device name is taken when it is there, and when what follows it does not match, PCRE2 reads the line again
-    /// without it (the process then starts where the name did).
+    /// `^(?<timestamp>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?` and
+    /// ``deviceProcess(_:_:from:timestamp:)``: the device name is taken when it is there, and when what follows it
+    /// does not match, PCRE2 reads the line again without it (the process then starts where the name did).
     @inline(__always)
     private static func deviceSyslog(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
         // Shortest possible: 15 (timestamp) + " p[1] <A>:".
