@@ -701,10 +701,11 @@ struct InputAnalysis {
     private mutating func armStyle(
         _ style: HeaderRun.Style, _ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, entry: Int
     ) {
-        guard let headerRun, let base = line.baseAddress, let process = fields.process, entry >= 0 else { return }
+        guard let headerRun, let base = line.baseAddress, let process = fields.process,
+            let stamp = fields.timestampRange, let pidDigits = fields.pidRange, entry >= 0
+        else { return }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         let count = line.count
-        let space = UInt8(ascii: " ")
         @inline(__always) func skip(from start: Int, while accepted: (UInt8) -> Bool) -> Int {
             var index = start
             while index < count, accepted(bytes[index]) { index &+= 1 }
@@ -714,28 +715,25 @@ struct InputAnalysis {
             guard start < count, let found = memchr(bytes + start, Int32(byte), count &- start) else { return nil }
             return bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
-        // The timestamp: `YYYY-MM-DD HH:MM:SS.`, the fraction's digits and the zone up to the space after it; or
-        // `Mmm dd HH:MM:SS`, then `.` and the fraction's digits or not.
+        // The timestamp, as the format matched it (at the line's start when the record arms: no prefixes):
+        // `YYYY-MM-DD HH:MM:SS.`, the fraction's digits and the zone; or `Mmm dd HH:MM:SS`, then `.` and the
+        // fraction's digits or not.
         let device = style == .deviceSyslog
-        let fractionStart = device ? 16 : 20
-        var end = device && bytes[15] != UInt8(ascii: ".") ? 15 : skip(from: fractionStart, while: NSLogHeader.isDigit)
-        let digits = max(0, end &- fractionStart)
-        end = skip(from: end) { $0 != space }
-        let zoneCount = device ? 0 : end &- 20 &- digits
+        let end = stamp.upperBound
+        let fractionStart = stamp.lowerBound &+ (device ? 16 : 20)
+        let digits = end > fractionStart ? skip(from: fractionStart, while: NSLogHeader.isDigit) &- fractionStart : 0
+        let zoneCount = device ? 0 : end &- fractionStart &- digits
         // The tail (``HeaderRun/setStyleTail(_:_:count:pid:pidCount:style:format:)``), from what the format matched.
         var tailStart = end
         let tailEnd: Int
         var pid: (start: Int, count: Int) = (0, 0)
         switch style {
         case .default:
-            // After the type: spaces, `0x…` (the activity), spaces; the process ends at the first colon.
-            guard let level = fields.level else { return headerRun.clearStyleTail(entry) }
-            tailStart = skip(
-                from: skip(from: skip(from: level.upperBound) { $0 == space } &+ 2, while: NSLogHeader.isLowerHex)
-            ) {
-                $0 == space
+            // From the pid; the process ends at the first colon.
+            tailStart = pidDigits.lowerBound
+            guard let colon = first(UInt8(ascii: ":"), from: pidDigits.upperBound) else {
+                return headerRun.clearStyleTail(entry)
             }
-            guard let colon = first(UInt8(ascii: ":"), from: tailStart) else { return headerRun.clearStyleTail(entry) }
             tailEnd = colon &+ 2
         case .deviceSyslog:
             // Only a match that took the device name (PCRE2 tries it first): then the process starts after it, and
@@ -743,20 +741,10 @@ struct InputAnalysis {
             let nameEnd = skip(from: end &+ 1) { !NSLogHeader.isSpace($0) }
             guard process.lowerBound == nameEnd &+ 1 else { return headerRun.clearStyleTail(entry) }
             tailEnd = skip(from: process.lowerBound) { $0 != UInt8(ascii: "(") && $0 != UInt8(ascii: "[") }
-            var bracket = tailEnd
-            if bracket < count, bytes[bracket] == UInt8(ascii: "("), let close = first(UInt8(ascii: ")"), from: bracket)
-            {
-                bracket = close &+ 1
-            }
-            guard bracket < count, bytes[bracket] == UInt8(ascii: "[") else { return headerRun.clearStyleTail(entry) }
-            pid = (bracket, skip(from: bracket &+ 1, while: NSLogHeader.isDigit) &+ 1 &- bracket)
+            pid = (pidDigits.lowerBound &- 1, pidDigits.count &+ 2)  // `[pid]`
         case .compact, .syslog:
-            // The process holds no bracket: the pid follows the first one after its start.
-            guard let bracket = first(UInt8(ascii: "["), from: process.lowerBound) else {
-                return headerRun.clearStyleTail(entry)
-            }
-            let pidEnd = skip(from: bracket &+ 1, while: NSLogHeader.isDigit)
-            tailEnd = style == .compact ? pidEnd &+ 1 : pidEnd &+ 3
+            // To the pid's `:` (compact) or the space after its `]:` (syslog).
+            tailEnd = pidDigits.upperBound &+ (style == .compact ? 1 : 3)
         }
         guard tailEnd <= count, tailStart < tailEnd, pid.start &+ pid.count <= count else {
             return headerRun.clearStyleTail(entry)

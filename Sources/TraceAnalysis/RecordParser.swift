@@ -16,14 +16,17 @@ public struct RecordParser {
         public var formatIndex: Int
         public var timestamp: Timestamp?
         private var spans:
-            (process: ByteSpan, thread: ByteSpan, subsystem: ByteSpan, category: ByteSpan, level: ByteSpan)
+            (
+                process: ByteSpan, thread: ByteSpan, subsystem: ByteSpan, category: ByteSpan, level: ByteSpan,
+                timestamp: ByteSpan, pid: ByteSpan
+            )
         private var messageSpan: ByteSpan
         private var pidValue = Int.min
         private var sequenceValue = Int.min
 
         init(formatIndex: Int, message: Range<Int>) {
             self.formatIndex = formatIndex
-            self.spans = (.none, .none, .none, .none, .none)
+            self.spans = (.none, .none, .none, .none, .none, .none, .none)
             self.messageSpan = ByteSpan(message)
         }
 
@@ -49,6 +52,16 @@ public struct RecordParser {
         public var level: Range<Int>? {
             get { spans.level.range }
             set { spans.level = ByteSpan(newValue) }
+        }
+        /// Where the timestamp and the pid's digits are in the line (the analyser's header runs read a record's
+        /// header from them).
+        var timestampRange: Range<Int>? {
+            get { spans.timestamp.range }
+            set { spans.timestamp = ByteSpan(newValue) }
+        }
+        var pidRange: Range<Int>? {
+            get { spans.pid.range }
+            set { spans.pid = ByteSpan(newValue) }
         }
         public var message: Range<Int> {
             get { messageSpan.range ?? 0..<0 }
@@ -460,6 +473,8 @@ public struct RecordParser {
         level: Range<Int>?, message: Range<Int>, sequence: Range<Int>?
     ) {
         fields = Fields(formatIndex: index, message: message)
+        fields.timestampRange = timestamp
+        fields.pidRange = pid
         fields.thread = thread
         fields.subsystem = subsystem
         fields.category = category
