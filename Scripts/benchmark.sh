@@ -7,8 +7,9 @@
 #   STYLE=log-compact Scripts/benchmark.sh   # the same records as `log show --style compact` prints them
 #
 # Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), STYLE (nslog, the default: the records' prefix,
-# as generate-capture --style writes it; log-compact, log-default and log-syslog are the `log` tool's styles,
-# device-syslog a device's syslog as idevicesyslog writes it; each style has its own loose grep and format grep),
+# as generate-capture --style writes it; log-compact, log-default, log-syslog and log-ndjson are the `log` tool's
+# styles, device-syslog a device's syslog as idevicesyslog writes it, syslog macOS's /var/log/system.log; each style
+# has its own loose grep and format grep),
 # BUILD_DIR (.build-release), GREP_LOCALE (the caller's locale: both greps are timed once more in it, as a user
 # typing the command gets them, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
@@ -42,6 +43,10 @@ GREP_PREFIX_LOG_DEFAULT='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* +0x[0-9a-f]+ +\
 GREP_PREFIX_LOG_SYSLOG='^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\S* +\S+ .+?\[\d+\]: '
 # A device's syslog (idevicesyslog): a month, day and time, anything up to `[pid]` and a `<Level>:`.
 GREP_PREFIX_DEVICE_SYSLOG='^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\S* .+?\[\d+\].*? <\w+>: '
+# BSD syslog (macOS system.log): a month, day and time, a host, anything up to the first `: `.
+GREP_PREFIX_SYSLOG='^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\S* \S+ .+?: '
+# `log --style ndjson`: an object with a `log` timestamp.
+GREP_PREFIX_LOG_NDJSON='^\{".*"timestamp":"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d"'
 # The patterns of the formats trace-analyze reads (from Sources/TraceAnalysis/LogFormat+Builtin.swift with the groups
 # unnamed; a test keeps them the same): grep counting exactly the lines trace-analyze reads as records. NSLog has two
 # formats (modern|classic).
@@ -50,10 +55,13 @@ GREP_FORMATS_LOG_COMPACT='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (Df|Db|E |I |
 GREP_FORMATS_LOG_DEFAULT='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d) +(0x[0-9a-f]+) +([A-Z][a-z]+) +0x[0-9a-f]+ +(\d+) +(?:\d+ +)?([^:]+?): (?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
 GREP_FORMATS_LOG_SYSLOG='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d)  ?\S+ ([^\[\]]+?)\[(\d+)\]: (?:\([^()]*\) )?(?:\[([^:\]\s]+):([^\]]*)\] )?(.*)$'
 GREP_FORMATS_DEVICE_SYSLOG='^([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?([^\[\]()\s][^\[\]()]*?)(?:\([^()]*\))?\[(\d+)\](?: \([^()]*\))? <([A-Za-z]+)>: ?(.*)$'
+GREP_FORMATS_SYSLOG='^([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) \S+ ([^\[\]\s<][^\[\]]*?)(?:\[(\d+)\])?(?: \([^()]*\))?: (.*)$'
+GREP_FORMATS_LOG_NDJSON='^\{(?=.*?"eventMessage":"((?:[^"\\]++|\\.)*+)")(?=.*?"timestamp":"([^"]+)")(?=(?:.*?"processID":(\d+))?)(?=(?:.*?"threadID":(\d+))?)(?=(?:.*?"processImagePath":"(?:[^"]*/)?([^"/\\]+)")?)(?=(?:.*?"subsystem":"([^"\\]*)")?)(?=(?:.*?"category":"([^"\\]*)")?)(?=(?:.*?"messageType":"([^"\\]*)")?)(?=(?:.*?"machTimestamp":(\d+))?).*\}\s*$'
 case $STYLE in
-    nslog | log-compact | log-default | log-syslog | device-syslog) ;;
+    nslog | log-compact | log-default | log-syslog | log-ndjson | device-syslog | syslog) ;;
     *)
-        echo "benchmark: STYLE must be nslog, log-compact, log-default, log-syslog or device-syslog, got '$STYLE'" >&2
+        echo "benchmark: STYLE must be nslog, log-compact, log-default, log-syslog, log-ndjson, device-syslog or" \
+            "syslog, got '$STYLE'" >&2
         exit 64
         ;;
 esac

@@ -15,8 +15,10 @@
 //
 // `--style` writes the same records as the `log` tool prints them instead (`log-compact`, `log-default`,
 // `log-syslog`: a level, a subsystem and category on some lines, the dumps' lines raw), or as `idevicesyslog` prints
-// a device's log (`device-syslog`: no year, a device name, a level, the framework on some lines), so that the other
-// formats can be measured on the same content; `nslog` (the default) is unchanged by the option.
+// a device's log (`device-syslog`: no year, a device name, a level, the framework on some lines), as `log show --style
+// ndjson` prints it (`log-ndjson`: one JSON object a record, a dump's lines joined into its `eventMessage`), or as
+// macOS wrote `/var/log/system.log` (`syslog`: no year, whole seconds, a host name), so that the other formats can be
+// measured on the same content; `nslog` (the default) is unchanged by the option.
 
 import TraceAnalysis
 
@@ -35,9 +37,10 @@ let usageText = """
                      of 1000) or KiB/MiB/GiB (powers of 1024), e.g. 1MB, 500MB, 2GB. Generation stops
                      at the end of the first record that reaches SIZE (a few hundred bytes over at most).
       --seed N       PRNG seed, an unsigned 64-bit integer (default 1). Same arguments, same bytes.
-      --style STYLE  the records' prefix: nslog (the default), log-compact, log-default or
-                     log-syslog (as `log show` prints them, with --style compact, none or syslog),
-                     or device-syslog (as idevicesyslog prints a device's log).
+      --style STYLE  the records' prefix: nslog (the default), log-compact, log-default,
+                     log-syslog or log-ndjson (as `log show` prints them, with --style compact,
+                     none, syslog or ndjson), device-syslog (as idevicesyslog prints a device's
+                     log) or syslog (as macOS wrote /var/log/system.log).
       --output PATH  write to PATH instead of standard output.
       -h, --help     show this help.
 
@@ -78,6 +81,8 @@ enum Style: String, CaseIterable {
     case logDefault = "log-default"
     case logSyslog = "log-syslog"
     case deviceSyslog = "device-syslog"
+    case logNDJSON = "log-ndjson"
+    case syslog
 }
 
 struct Options {
@@ -321,6 +326,10 @@ struct Generator {
 
     var processes: [Process]
     var current = 0
+    /// `log-ndjson`: where the open record's message starts in ``out``, and its process's pid (written after it).
+    var messageStart: Int? = nil
+    var messagePid = 0
+    var machTimestamp: UInt64 = 20_147_685_217_463
 
     let spellings: [[Bytes]]
     let tables: Tables
@@ -604,8 +613,83 @@ struct Generator {
             putInt(process.pid)
             put("] ")
             put(decoration.pick(["<Notice>:", "<Notice>:", "<Notice>:", "<Error>:", "<Warning>:"] as [StaticString]))
+        case .syslog:
+            // `May  4 10:46:18 MacBook-Pro State Lab[12751]: …`, now and then with a sender after the pid.
+            cacheSecondTexts()
+            put(syslogSecondText)
+            put(" MacBook-Pro ")
+            put(process.name)
+            put(UInt8(ascii: "["))
+            putInt(process.pid)
+            put(UInt8(ascii: "]"))
+            if decoration.chance(0.1) { put(" (com.apple.UIKit)") }
+            put(UInt8(ascii: ":"))
+        case .logNDJSON:
+            putNDJSONHead(process, thread: thread)
+            return
         }
         put(UInt8(ascii: " "))
+    }
+
+    /// A `log --style ndjson` object up to its `eventMessage`'s opening quote, with the keys `log` writes, in its
+    /// order; ``endRecord()`` escapes the message written after it and closes the object.
+    mutating func putNDJSONHead(_ process: Process, thread: Bytes) {
+        put(#"{"timezoneName":"","messageType":""#)
+        put(decoration.pick(["Default", "Default", "Default", "Info", "Error"] as [StaticString]))
+        put(#"","eventType":"logEvent","source":null,"formatString":"%{public}@","userID":501,"#)
+        put(#""activityIdentifier":0,"subsystem":""#)
+        switch decoration.below(6) {
+        case 0: put(#"com.example.app","category":"network"#)
+        case 1: put(#"com.apple.UIKit","category":"Lifecycle"#)
+        default: put(#"","category":""#)
+        }
+        put(#"","threadID":"#)
+        var threadID = 0
+        for digit in thread { threadID = threadID * 16 + Int(digit <= 57 ? digit - 48 : digit - 87) }
+        putInt(threadID)
+        put(#","senderImageUUID":"0F483193-D206-362B-9874-0100BCCB9CBD","backtrace":{"frames":[{"#)
+        put(#""imageOffset":103060,"imageUUID":"0F483193-D206-362B-9874-0100BCCB9CBD"}]},"#)
+        put(#""bootUUID":"3590A0B1-4C7D-4C4A-9F0B-69FAC3D0BD58","processImagePath":"\/Applications\/"#)
+        put(process.name)
+        put(#".app\/"#)
+        put(process.name)
+        put(#"","senderImagePath":"\/System\/Library\/Frameworks\/Foundation.framework\/Versions\/C\/Foundation","#)
+        put(#""timestamp":""#)
+        putTimestamp(modern: true)
+        put(#"","machTimestamp":"#)
+        machTimestamp += UInt64(decoration.range(900, 1100))
+        putInt(Int(machTimestamp))
+        put(#","eventMessage":""#)
+        messageStart = out.count
+        messagePid = process.pid
+    }
+
+    /// Ends the record being written: its line feed, after closing its JSON object in `log-ndjson` (its message
+    /// escaped as `log` escapes it, `/` included).
+    mutating func endRecord() {
+        if let start = messageStart {
+            messageStart = nil
+            let message = out[start...]
+            var escaped = Bytes()
+            escaped.reserveCapacity(message.count + 16)
+            for byte in message {
+                switch byte {
+                case UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "/"): escaped += [UInt8(ascii: "\\"), byte]
+                case UInt8(ascii: "\n"): escaped += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\t"): escaped += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case 0..<0x20:
+                    let digits = Array("0123456789abcdef".utf8)
+                    escaped += Array(#"\u00"#.utf8) + [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+                default: escaped.append(byte)
+                }
+            }
+            out.replaceSubrange(start..., with: escaped)
+            put(#"","processImageUUID":"4044151C-2EEE-3A42-9F88-BDEE75975064","traceID":41979461356879876,"#)
+            put(#""processID":"#)
+            putInt(messagePid)
+            put(#","senderProgramCounter":103060,"parentActivityIdentifier":0}"#)
+        }
+        put(UInt8(ascii: "\n"))
     }
 
     /// `Name[pid:thread]`.
@@ -731,7 +815,7 @@ struct Generator {
             default: break
             }
         }
-        put(UInt8(ascii: "\n"))
+        endRecord()
     }
 
     mutating func pickProcess() -> Int? {
@@ -788,7 +872,7 @@ struct Generator {
         } else {
             noise()
         }
-        put(UInt8(ascii: "\n"))
+        endRecord()
     }
 
     // MARK: Noise
@@ -1032,6 +1116,7 @@ struct Generator {
             let start = out.count
             putPrefix(rng.below(processes.count), mainThread: true)
             out.removeLast(out.count - start - rng.range(3, out.count - start - 1))
+            messageStart = nil
         } else {
             let length = rng.range(8, 120)
             for _ in 0..<length { put(UInt8(truncatingIfNeeded: 0x20 + rng.below(95))) }

@@ -315,7 +315,8 @@ struct BenchmarkPatternTests {
     @Test(arguments: [
         ("NSLOG", [LogFormat.nslogModern, LogFormat.nslogClassic]), ("LOG_COMPACT", [LogFormat.logCompact]),
         ("LOG_DEFAULT", [LogFormat.logDefault]), ("LOG_SYSLOG", [LogFormat.logSyslog]),
-        ("DEVICE_SYSLOG", [LogFormat.deviceSyslog]),
+        ("LOG_NDJSON", [LogFormat.logNDJSON]), ("DEVICE_SYSLOG", [LogFormat.deviceSyslog]),
+        ("SYSLOG", [LogFormat.syslog]),
     ])
     func theBenchmarksFormatPatternIsTheStylesFormats(style: String, formats: [LogFormat]) throws {
         let script = try String(

@@ -14,7 +14,7 @@ struct GeneratorStyleTests {
         return result.stdout
     }
 
-    @Test(arguments: ["log-compact", "log-default", "log-syslog", "device-syslog"])
+    @Test(arguments: ["log-compact", "log-default", "log-syslog", "device-syslog", "syslog"])
     func aStyledCaptureIsReadAsItsFormatWithTheNSLogCapturesLifecycle(style: String) throws {
         // The same records line for line; a longer prefix fits fewer in the size, so both are cut to the shorter.
         let nslogLines = try Self.generate(style: "nslog").split(separator: "\n", omittingEmptySubsequences: false)
@@ -44,11 +44,50 @@ struct GeneratorStyleTests {
         #expect(styled.violations.map(\.rule) == nslog.violations.map(\.rule))
     }
 
+    /// `log --style ndjson` writes a record as one object, its dump's lines joined into its message: the capture holds
+    /// the NSLog capture's first records, garbage and blank lines, with no continuation lines, and the same lifecycle.
+    @Test func anNDJSONCaptureIsReadAsItsFormatWithTheNSLogCapturesLifecycle() throws {
+        let analyzer = try TestSupport.analyzer()
+        let ndjson = analyzer.analyze(text: try Self.generate(style: "log-ndjson"), name: "log-ndjson")
+        let nslog = analyzer.analyze(text: try Self.generate(style: "nslog"), name: "nslog")
+        let (reference, input) = (nslog.inputs[0], ndjson.inputs[0])
+        TestSupport.expectAccounted(input)
+        #expect(input.format == "log-ndjson")
+        #expect(input.formatCounts == ["log-ndjson": input.records])
+        #expect(input.records > 800)
+        #expect(input.continuationLines == 0)
+        #expect(input.lines == input.records + input.blankLines + input.unparsedLines)
+        #expect(input.unparsedLines <= reference.unparsedLines)
+        // An object is about six times an NSLog line: the same records, cut sooner.
+        #expect(input.records * 4 < reference.records)
+        #expect(input.lifecycleEvents > 10)
+        #expect(input.lifecycleEvents < reference.lifecycleEvents)
+        let names = ndjson.processes.map { "\($0.name)[\($0.pid ?? 0)]" }
+        #expect(names.count >= 3)
+        #expect(Set(names).isSubset(of: nslog.processes.map { "\($0.name)[\($0.pid ?? 0)]" }))
+        #expect(ndjson.violations.isEmpty && nslog.violations.isEmpty)
+        // A dump's lines are in its record's message, unescaped: `Response headers: {` and its keys on one record.
+        let dump = try #require(Self.firstDumpMessage(try Self.generate(style: "log-ndjson")))
+        #expect(dump.contains("\n    "))
+    }
+
+    /// The `eventMessage` of the first object whose message spans lines, decoded by Foundation.
+    static func firstDumpMessage(_ capture: String) -> String? {
+        for line in capture.split(separator: "\n") where line.contains(#"\n    "#) {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let message = object["eventMessage"] as? String
+            else { continue }
+            return message
+        }
+        return nil
+    }
+
     @Test func anUnknownStyleIsAUsageError() throws {
         let result = try TestSupport.run(["--size", "1MB", "--style", "oslog"], executable: TestSupport.generator)
         #expect(result.status == 64)
         #expect(
-            result.stderr.contains("bad style 'oslog' (nslog, log-compact, log-default, log-syslog, device-syslog)"))
+            result.stderr.contains(
+                "bad style 'oslog' (nslog, log-compact, log-default, log-syslog, device-syslog, log-ndjson, syslog)"))
         #expect(result.stdout.isEmpty)
     }
 }

@@ -51,7 +51,7 @@ struct MessageTailTests {
     /// bytes a message may hold (a CR, U+FFFD, trailing blanks, NUL).
     static func lines() throws -> [String] {
         var lines = try TestSupport.realLines().map { String(decoding: $0, as: UTF8.self) }
-        for style in ["nslog", "log-compact", "log-default", "log-syslog", "device-syslog"] {
+        for style in ["nslog", "log-compact", "log-default", "log-syslog", "device-syslog", "log-ndjson", "syslog"] {
             lines += try GeneratorStyleTests.generate(style: style).utf8.split(
                 separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
             ).map { String(decoding: $0, as: UTF8.self) }
