@@ -2,19 +2,21 @@ import Foundation
 import NativeKit
 
 /// Reads the lines of the `log` tool's three text styles (``LogFormat/logCompact``, ``LogFormat/logDefault``,
-/// ``LogFormat/logSyslog``), of its JSON lines (``LogFormat/logNDJSON``) and of a device's syslog
-/// (``LogFormat/deviceSyslog``) byte by byte, giving exactly the match their patterns give, without running PCRE2.
+/// ``LogFormat/logSyslog``), of its JSON lines (``LogFormat/logNDJSON``), of a device's syslog
+/// (``LogFormat/deviceSyslog``) and of BSD syslog (``LogFormat/syslog``) byte by byte, giving exactly the match
+/// their patterns give, without running PCRE2.
 ///
-/// Captures from a Mac or a simulator (`log show`, `log stream`, `xcrun simctl spawn booted log stream`) and from a
-/// device (`idevicesyslog`, Xcode's device console) are read through these formats, a line at a time. As with
-/// ``NSLogHeader``, the patterns stay the definition: ``RecordParser`` takes this path only for a format whose
-/// pattern is one of these five, unchanged, and only when PCRE2 reads newlines as LF (`.` then matches every byte of
-/// a line). Every part of the patterns is read the way PCRE2's backtracking reads it; where a part can match in more
-/// than one way (the default style's TTL column, the device name before a process, an ndjson key found more than
-/// once) the order PCRE2 tries them in is followed. `LogStyleHeaderTests` compares both on the samples, the real
-/// corpus, generated captures of each style, made ndjson lines, and mutated lines.
+/// Captures from a Mac or a simulator (`log show`, `log stream`, `xcrun simctl spawn booted log stream`), from a
+/// device (`idevicesyslog`, Xcode's device console) and an older Mac's `/var/log/system.log` are read through these
+/// formats, a line at a time. As with ``NSLogHeader``, the patterns stay the definition: ``RecordParser`` takes this
+/// path only for a format whose pattern is one of these six, unchanged, and only when PCRE2 reads newlines as LF
+/// (`.` then matches every byte of a line). Every part of the patterns is read the way PCRE2's backtracking reads
+/// it; where a part can match in more than one way (the default style's TTL column, the device name before a
+/// process, an ndjson key found more than once, BSD syslog's lazy process) the order PCRE2 tries them in is
+/// followed. `LogStyleHeaderTests` compares both on the samples, the real corpus, generated captures of each style,
+/// made ndjson lines, and mutated lines.
 enum LogStyleHeader {
-    enum Style: Sendable { case compact, `default`, syslog, deviceSyslog, ndjson }
+    enum Style: Sendable { case compact, `default`, syslog, deviceSyslog, ndjson, bsdSyslog }
 
     /// Where the groups of a matching line are (offsets into the line); nil for an optional group that did not
     /// take part. Held in ``ByteSpan``s, as ``NSLogHeader/Match`` is: one is made for every line.
@@ -63,7 +65,7 @@ enum LogStyleHeader {
         }
     }
 
-    /// The style whose pattern `pattern` is, when it is one of the four built-in patterns this reads and PCRE2's
+    /// The style whose pattern `pattern` is, when it is one of the six built-in patterns this reads and PCRE2's
     /// newline is LF.
     static func style(ofPattern pattern: String) -> Style? {
         guard Regex.newlineIsLF else { return nil }
@@ -73,6 +75,7 @@ enum LogStyleHeader {
         case LogFormat.logSyslog.pattern: return .syslog
         case LogFormat.deviceSyslog.pattern: return .deviceSyslog
         case LogFormat.logNDJSON.pattern: return .ndjson
+        case LogFormat.syslog.pattern: return .bsdSyslog
         default: return nil
         }
     }
@@ -87,6 +90,7 @@ enum LogStyleHeader {
         case .syslog: return syslog(base, line.count)
         case .deviceSyslog: return deviceSyslog(base, line.count)
         case .ndjson: return ndjson(base, line.count)
+        case .bsdSyslog: return bsdSyslog(base, line.count)
         }
     }
 
@@ -215,17 +219,7 @@ enum LogStyleHeader {
     @inline(__always)
     private static func deviceSyslog(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
         // Shortest possible: 15 (timestamp) + " p[1] <A>:".
-        guard count >= 25, base[0] &- UInt8(ascii: "A") < 26, base[1] &- UInt8(ascii: "a") < 26,
-            base[2] &- UInt8(ascii: "a") < 26, base[3] == space, base[4] == space || NSLogHeader.isDigit(base[4]),
-            NSLogHeader.isDigit(base[5]), base[6] == space, NSLogHeader.isDigit(base[7]), NSLogHeader.isDigit(base[8]),
-            base[9] == colon, NSLogHeader.isDigit(base[10]), NSLogHeader.isDigit(base[11]), base[12] == colon,
-            NSLogHeader.isDigit(base[13]), NSLogHeader.isDigit(base[14])
-        else { return nil }
-        var timestampEnd = 15
-        if base[15] == UInt8(ascii: "."), NSLogHeader.isDigit(base[16]) {
-            timestampEnd = NSLogHeader.digitRun(base, from: 16, count)
-        }
-        guard timestampEnd < count, base[timestampEnd] == space else { return nil }
+        guard count >= 25, let timestampEnd = syslogTimestampEnd(base, count) else { return nil }
         let nameStart = timestampEnd &+ 1
         let nameEnd = nonSpaces(base, from: nameStart, count)
         if nameEnd < count, base[nameEnd] == space,
@@ -234,6 +228,75 @@ enum LogStyleHeader {
             return match
         }
         return deviceProcess(base, count, from: nameStart, timestamp: 0..<timestampEnd)
+    }
+
+    /// The end of `[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?` (a syslog timestamp, no year), when a space
+    /// follows it, or nil. The caller checked the line has 17 bytes or more.
+    @inline(__always)
+    private static func syslogTimestampEnd(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        guard base[0] &- UInt8(ascii: "A") < 26, base[1] &- UInt8(ascii: "a") < 26, base[2] &- UInt8(ascii: "a") < 26,
+            base[3] == space, base[4] == space || NSLogHeader.isDigit(base[4]), NSLogHeader.isDigit(base[5]),
+            base[6] == space, NSLogHeader.isDigit(base[7]), NSLogHeader.isDigit(base[8]), base[9] == colon,
+            NSLogHeader.isDigit(base[10]), NSLogHeader.isDigit(base[11]), base[12] == colon,
+            NSLogHeader.isDigit(base[13]), NSLogHeader.isDigit(base[14])
+        else { return nil }
+        var timestampEnd = 15
+        if base[15] == UInt8(ascii: "."), NSLogHeader.isDigit(base[16]) {
+            timestampEnd = NSLogHeader.digitRun(base, from: 16, count)
+        }
+        guard timestampEnd < count, base[timestampEnd] == space else { return nil }
+        return timestampEnd
+    }
+
+    /// BSD syslog: `^(?<timestamp>…) \S+ (?<process>[^\[\]\s<][^\[\]]*?)(?:\[(?<pid>\d+)\])?(?: \([^()]*\))?: `
+    /// `(?<message>.*)$`. The host runs to the first whitespace, which must be a space. The process is lazy: it ends
+    /// at the first place where the rest matches, and since it holds no bracket, that place is at most its first
+    /// bracket. There, the rest can only match with the pid's brackets (a `[` is neither ` (` nor `:`); before it,
+    /// only without them, at a ` (` whose parenthesis closes before `: `, or at a `: `.
+    @inline(__always)
+    private static func bsdSyslog(_ base: UnsafePointer<UInt8>, _ count: Int) -> Match? {
+        // Shortest possible: 15 (timestamp) + " h p: ".
+        guard count >= 21, let timestampEnd = syslogTimestampEnd(base, count) else { return nil }
+        let hostStart = timestampEnd &+ 1
+        let hostEnd = nonSpaces(base, from: hostStart, count)
+        guard hostEnd > hostStart, hostEnd < count, base[hostEnd] == space else { return nil }
+        let start = hostEnd &+ 1
+        guard start < count else { return nil }
+        let first = base[start]
+        guard first != open, first != close, first != UInt8(ascii: "<"), !NSLogHeader.isSpace(first) else {
+            return nil
+        }
+        let bracket = NSLogHeader.firstOf(open, close, base, from: start &+ 1, count)
+        var end = start &+ 1
+        while end < bracket {
+            if base[end] == space || base[end] == colon, let messageStart = senderAndColon(base, at: end, count) {
+                return Match(
+                    timestamp: 0..<timestampEnd, level: nil, process: start..<end, pid: nil, thread: nil,
+                    subsystem: nil, category: nil, message: messageStart..<count)
+            }
+            end &+= 1
+        }
+        guard bracket < count, base[bracket] == open else { return nil }
+        let pidEnd = NSLogHeader.digitRun(base, from: bracket &+ 1, count)
+        guard pidEnd > bracket &+ 1, pidEnd < count, base[pidEnd] == close,
+            let messageStart = senderAndColon(base, at: pidEnd &+ 1, count)
+        else { return nil }
+        return Match(
+            timestamp: 0..<timestampEnd, level: nil, process: start..<bracket, pid: (bracket &+ 1)..<pidEnd,
+            thread: nil, subsystem: nil, category: nil, message: messageStart..<count)
+    }
+
+    /// `(?: \([^()]*\))?: ` at `index`: where the message starts after it, or nil. The group is taken when it
+    /// matches; without it, a space could not be the colon.
+    @inline(__always)
+    private static func senderAndColon(_ base: UnsafePointer<UInt8>, at index: Int, _ count: Int) -> Int? {
+        var colonAt = index
+        if index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "(") {
+            guard let closing = closingParenthesis(base, after: index &+ 1, count) else { return nil }
+            colonAt = closing &+ 1
+        }
+        guard colonAt &+ 1 < count, base[colonAt] == colon, base[colonAt &+ 1] == space else { return nil }
+        return colonAt &+ 2
     }
 
     /// `(?<process>[^\[\]()\s][^\[\]()]*?)(?:\([^()]*\))?\[(?<pid>\d+)\](?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?`

@@ -10,7 +10,7 @@ import Testing
 struct LogStyleHeaderTests {
     static let styles: [(LogStyleHeader.Style, LogFormat)] = [
         (.compact, .logCompact), (.default, .logDefault), (.syslog, .logSyslog), (.ndjson, .logNDJSON),
-        (.deviceSyslog, .deviceSyslog),
+        (.deviceSyslog, .deviceSyslog), (.bsdSyslog, .syslog),
     ]
 
     /// What the patterns give, per style: the groups, or nil.
@@ -185,6 +185,27 @@ struct LogStyleHeaderTests {
         "Dec  5 11:48:28.5x host App[1] <Notice>: m", "Dec 15 11:48:28. host App[1] <Notice>: m",
         "Dec 15 11:48:28 host App[] <Notice>: m", "Dec 15 11:48:28 host App[1a] <Notice>: m",
         "Dec 15 11:48:28 [1] <Notice>: m", "Dec 15 11:48:28 host [1] <Notice>: m", "Dec 15 11:48:28 h p[1] <A>:",
+        // BSD syslog
+        "Jul  1 09:01:05 calvisitor-10-105-160-95 com.apple.CDScheduler[43]: Thermal pressure state: 1",
+        "Jul  1 09:01:05 host kernel[0]: ARPT: 620.031 wl0: MDNS: IPV6 Addr", "Jul  1 09:01:05 host kernel: x: y",
+        "Jul  1 09:01:05 host kernel:x: y", "Jul  1 09:01:05 host a b: c", "Jul  1 09:01:05 host a: ",
+        "Jul  1 09:01:05 host a:", "Jul  1 09:01:05 host a", "Jul  1 09:01:05 h p: ",
+        "Jul  1 09:01:05 host com.apple.xpc.launchd[1] (com.apple.quicklook[1234]): Service exited",
+        "Jul  1 09:01:05 host launchd[1] (x) (y): m", "Jul  1 09:01:05 host launchd[1] (x: m",
+        "Jul  1 09:01:05 host launchd[1] (x)): m", "Jul  1 09:01:05 host launchd[1] (x):m",
+        "Jul  1 09:01:05 host launchd[1](x): m", "Jul  1 09:01:05 host launchd[1]: (x): m",
+        "Jul  1 09:01:05 host launchd (x): m", "Jul  1 09:01:05 host launchd (x) (y): m",
+        "Jul  1 09:01:05 host launchd (x[1]): m", "Jul  1 09:01:05 host a (b: c (d): e",
+        "Jul  1 09:01:05 host a[1]b: c", "Jul  1 09:01:05 host a[1] b: c", "Jul  1 09:01:05 host a[]: c",
+        "Jul  1 09:01:05 host a[x]: c", "Jul  1 09:01:05 host a]: c", "Jul  1 09:01:05 host a b]: c",
+        "Jul  1 09:01:05 host [1]: c", "Jul  1 09:01:05 host <a>: c", "Jul  1 09:01:05 host a<b>: c",
+        "Jul  1 09:01:05 host  a: c", "Jul  1 09:01:05  host a: c", "Jul  1 09:01:05 host\ta: c",
+        "Jul  1 09:01:05 host a\tb: c", "Jul  1 09:01:05 host a:\tc", "Jul  1 09:01:05.123456 host a[1]: c",
+        "Jul  1 09:01:05. host a[1]: c", "Jul  1 09:01:05.1x host a[1]: c", "Jul 1 09:01:05 host a[1]: c",
+        "Jul  1 09:01:05 host a[1]: c: d[2]: e", "Jul  1 09:01:05 host a: b[1]: c",
+        "Jul  1 09:01:05 host a (b) c: d", "Jul  1 09:01:05 host a ()  : d", "Jul  1 09:01:05 host a (): d",
+        "Jul  1 09:01:05 host --- last message repeated 1 time ---",
+        "Oct 30 15:55:32 Mikes-MacBook-Pro Google Chrome Helper[8133]: Libnotify: notify_register_coalesced_registration failed",
     ])
     func agreesWithThePatternsOnEdgeCases(_ line: String) throws {
         try Self.check(Array(line.utf8), try Reference())
