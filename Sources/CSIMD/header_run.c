@@ -356,7 +356,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
         int modern = 0;
         uint32_t micros;
         size_t timestamp_end;
-        if (style == CSIMD_STYLE_DEVICE) {
+        if (style == CSIMD_STYLE_DEVICE || style == CSIMD_STYLE_BSD) {
             if (!run_device_clock(&styled->clock, line, count, &micros, &timestamp_end)) break;
         } else {
             // The fraction's digits give the shape (1–3 classic, 4–9 modern), and for NSLog the shape the clock
@@ -371,8 +371,8 @@ static inline __attribute__((always_inline)) size_t run_headers(
         }
         // The header tail of one of the recent incarnations, the last one's first (at most one can be there): from
         // the timestamp's end, ` name[pid:` (NSLog), ` Ty name[pid:` (compact, the type masked out),
-        // `  host name[pid]: ` (syslog), ` device name` (device syslog); or `pid   ttl    name: ` (default), after
-        // the columns before the pid.
+        // `  host name[pid]: ` (syslog), ` device name` (device syslog), ` host name[pid]` (BSD syslog); or
+        // `pid   ttl    name: ` (default), after the columns before the pid.
         size_t tail_start = timestamp_end;
         if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count))) break;
         uint32_t tail = hint;
@@ -407,6 +407,13 @@ static inline __attribute__((always_inline)) size_t run_headers(
             if (index == letters || index + 1 >= count || line[index] != '>' || line[index + 1] != ':') break;
             index += 2;
             if (index < count && line[index] == ' ') index++;
+        } else if (style == CSIMD_STYLE_BSD) {
+            // After the tail's `]`, `(?: \([^()]*\))?: `: a group that opens must close, and `: ` follow.
+            if (index + 1 < count && line[index] == ' ' && line[index + 1] == '(' &&
+                !(index = style_group_end(line, index + 1, count)))
+                break;
+            if (index + 1 >= count || line[index] != ':' || line[index + 1] != ' ') break;
+            index += 2;
         }
         // The message follows (in the styles, `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?` may come
         // first, and match whatever follows: the rest of the line is searched whole). A message that may open a
@@ -444,6 +451,7 @@ size_t csimd_style_run(
     case CSIMD_STYLE_COMPACT: return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
     case CSIMD_STYLE_SYSLOG: return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);
     case CSIMD_STYLE_DEVICE: return loud ? STYLE_RUN(CSIMD_STYLE_DEVICE, loud) : STYLE_RUN(CSIMD_STYLE_DEVICE, 0);
+    case CSIMD_STYLE_BSD: return loud ? STYLE_RUN(CSIMD_STYLE_BSD, loud) : STYLE_RUN(CSIMD_STYLE_BSD, 0);
     // The loud lines take a message to begin after a line's first `]`, which a default line need not have.
     default: return STYLE_RUN(CSIMD_STYLE_DEFAULT, 0);
     }
@@ -456,8 +464,8 @@ static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const 
     const size_t length = lf - start;
     // The message: after the line's first `]` and one space. In an NSLog line the run reads, that `]` ends the
     // thread: no byte of the timestamp, the zone, the header tail (` name[pid:`, a name without brackets) or the
-    // thread is one. In a compact, syslog or device syslog line it is that of the thread or pid, or one before it
-    // (in a host, a device name or a sender): the message begins there or later.
+    // thread is one. In a compact, syslog, device or BSD syslog line it is that of the thread or pid, or one before
+    // it (in a host, a device name or a sender): the message begins there or later.
     const uint8_t *bracket = length ? memchr(line, ']', length) : 0;
     if (!bracket || line[length - 1] == 0x0D) return 1;
     size_t message = (size_t)(bracket - line) + 1;
@@ -496,7 +504,7 @@ void csimd_loud_line(
 size_t csimd_continuation_run(
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, size_t max_line, int vectors,
     int letter, int64_t *depth, size_t *next) {
-    const size_t shortest = letter ? 25 : 28;
+    const size_t shortest = letter ? (size_t)letter : 28;
     size_t position = start;
     size_t lines = 0;
     int64_t open = *depth;
@@ -508,7 +516,8 @@ size_t csimd_continuation_run(
         if (count > max_line) break;
         const uint8_t *line = bytes + position;
         // The line as the reader hands it out (without a CR before its LF) can begin an NSLog or `log` style header
-        // only with 28 bytes or more and a digit first, a device syslog one only with 25 or more and a capital.
+        // only with 28 bytes or more and a digit first, a device or BSD syslog one only with `letter` or more and a
+        // capital.
         const size_t handed = count - (count > 0 && line[count - 1] == 0x0D);
         if (handed >= shortest && (uint8_t)(line[0] - (letter ? 'A' : '0')) < (letter ? 26 : 10)) break;
         open += csimd_bracket_balance(line, count, vectors);

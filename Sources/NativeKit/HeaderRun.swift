@@ -45,13 +45,27 @@ public final class HeaderRun {
         groups.deallocate()
     }
 
-    /// The `log` tool styles a run reads (`csimd_style_run`): `log --style compact`, `log --style syslog`, and the
-    /// default style.
+    /// The styles a run reads (`csimd_style_run`): `log --style compact`, `log --style syslog`, the `log` tool's
+    /// default style, a device's syslog and BSD syslog.
     public enum Style: UInt32, Sendable {
         case compact = 1  // CSIMD_STYLE_COMPACT
         case syslog = 2  // CSIMD_STYLE_SYSLOG
         case `default` = 3  // CSIMD_STYLE_DEFAULT
         case deviceSyslog = 4  // CSIMD_STYLE_DEVICE
+        case bsdSyslog = 5  // CSIMD_STYLE_BSD
+
+        /// Whether its timestamp is a syslog's (`Mmm dd HH:MM:SS`, a fraction or none), not the `log` tool's.
+        public var hasSyslogClock: Bool { self == .deviceSyslog || self == .bsdSyslog }
+
+        /// The fewest bytes of a header of its format when that begins with a capital (a syslog's month), else 0
+        /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``).
+        public var shortestLetterHeader: Int {
+            switch self {
+            case .deviceSyslog: 25  // `Mmm dd HH:MM:SS p[1] <A>:`
+            case .bsdSyslog: 21  // `Mmm dd HH:MM:SS h p: `
+            default: 0
+            }
+        }
     }
 
     /// Longest `log` style tail kept.
@@ -60,7 +74,7 @@ public final class HeaderRun {
     /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–56,
     /// 11 or more for ``Style/compact``, whose type, bytes 1–2, is masked out; 0 for none) at `bytes` of a
     /// record of format `format` (its index in the catalogue): from the timestamp's end to the pid's `:`
-    /// (compact), the space after its `]:` (syslog), or the end of the process name (device syslog, whose `[pid]`
+    /// (compact), the space after its `]:` (syslog), the pid's `]` (BSD syslog), or the end of the process name (device syslog, whose `[pid]`
     /// is the `pidCount` bytes, 3–8, at `pid`, and at least eight bytes into the line); from the pid to the space
     /// after the name's `:` (default).
     public func setStyleTail(
@@ -227,19 +241,19 @@ public final class HeaderRun {
     }
 
     /// The lines from `start` inside a dump whose open brackets are `depth`, while it stays open, that cannot begin
-    /// a header of an NSLog or `log` style format, or with `letter` of a device syslog (see
-    /// `csimd_continuation_run`): how many, and the offset after the last one; `depth` then has their brackets
-    /// (``BracketBalance``) added.
+    /// a header of an NSLog or `log` style format, or with `letter` (``Style/shortestLetterHeader``, not 0) of a
+    /// device or BSD syslog (see `csimd_continuation_run`): how many, and the offset after the last one; `depth`
+    /// then has their brackets (``BracketBalance``) added.
     @inline(__always)
     public static func continuations(
         _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>, maximumLineLength: Int,
-        letter: Bool = false, depth: inout Int
+        letter: Int = 0, depth: inout Int
     ) -> (lines: Int, next: Int) {
         var next = start
         var open = Int64(depth)
         let lines = csimd_continuation_run(
             bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, maximumLineLength,
-            BracketBalance.vectors, letter ? 1 : 0, &open, &next)
+            BracketBalance.vectors, Int32(truncatingIfNeeded: letter), &open, &next)
         depth = Int(open)
         return (lines, next)
     }

@@ -366,6 +366,7 @@ struct InputAnalysis {
             case .syslog where runs: return .syslog
             case .default where runs: return .default
             case .deviceSyslog where runs: return .deviceSyslog
+            case .bsdSyslog where runs: return .bsdSyslog
             default: return nil
             }
         }
@@ -718,7 +719,7 @@ struct InputAnalysis {
         // The timestamp, as the format matched it (at the line's start when the record arms: no prefixes):
         // `YYYY-MM-DD HH:MM:SS.`, the fraction's digits and the zone; or `Mmm dd HH:MM:SS`, then `.` and the
         // fraction's digits or not.
-        let device = style == .deviceSyslog
+        let device = style.hasSyslogClock
         let end = stamp.upperBound
         let fractionStart = stamp.lowerBound &+ (device ? 16 : 20)
         let digits = end > fractionStart ? skip(from: fractionStart, while: NSLogHeader.isDigit) &- fractionStart : 0
@@ -745,6 +746,14 @@ struct InputAnalysis {
         case .compact, .syslog:
             // To the pid's `:` (compact) or the space after its `]:` (syslog).
             tailEnd = pidDigits.upperBound &+ (style == .compact ? 1 : 3)
+        case .bsdSyslog:
+            // To the pid's `]`: a sender group or none and `: ` are read after it. A process that holds a `(` gives
+            // none: a line of the same bytes could be read another way, the group opened there closing in its
+            // message (`a (b[1]: x): y` is process `a`).
+            if let parenthesis = first(UInt8(ascii: "("), from: process.lowerBound), parenthesis < process.upperBound {
+                return headerRun.clearStyleTail(entry)
+            }
+            tailEnd = pidDigits.upperBound &+ 1
         }
         guard tailEnd <= count, tailStart < tailEnd, pid.start &+ pid.count <= count else {
             return headerRun.clearStyleTail(entry)
@@ -843,11 +852,11 @@ struct InputAnalysis {
         guard headerRun != nil, mode == .formatted, ties.isEmpty else { return (0, run.start) }
         // The line-by-line path tries the last record's format alone (with no prefixes): NSLog, or a style a run
         // reads.
-        let letter: Bool
+        let letter: Int
         if parser.quickShape != nil {
-            letter = false
+            letter = 0
         } else if let format = parser.formatTriedFirst, let style = styleRuns[format] {
-            letter = style == .deviceSyslog
+            letter = style.shortestLetterHeader
         } else {
             return (0, run.start)
         }

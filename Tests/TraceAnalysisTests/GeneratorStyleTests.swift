@@ -62,9 +62,9 @@ struct GeneratorStyleTests {
         #expect(input.records * 4 < reference.records)
         #expect(input.lifecycleEvents > 10)
         #expect(input.lifecycleEvents < reference.lifecycleEvents)
-        let names = ndjson.processes.map { "\($0.name)[\($0.pid ?? 0)]" }
+        let names = ndjson.processes.map { "\($0.name)[\($0.pid)]" }
         #expect(names.count >= 3)
-        #expect(Set(names).isSubset(of: nslog.processes.map { "\($0.name)[\($0.pid ?? 0)]" }))
+        #expect(Set(names).isSubset(of: nslog.processes.map { "\($0.name)[\($0.pid)]" }))
         #expect(ndjson.violations.isEmpty && nslog.violations.isEmpty)
         // A dump's lines are in its record's message, unescaped: `Response headers: {` and its keys on one record.
         let dump = try #require(Self.firstDumpMessage(try Self.generate(style: "log-ndjson")))

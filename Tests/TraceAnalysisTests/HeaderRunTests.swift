@@ -71,8 +71,8 @@ struct HeaderRunTests {
         #expect(try Self.expectSameReports(folder: folder, styles: true) > 1_000)
     }
 
-    /// The generator's captures in the `log` styles and the device syslog.
-    @Test(arguments: ["log-compact", "log-syslog", "log-default", "device-syslog"])
+    /// The generator's captures in the `log` styles, the device syslog and BSD syslog.
+    @Test(arguments: ["log-compact", "log-syslog", "log-default", "device-syslog", "syslog"])
     func generatedStyledCaptures(_ style: String) throws {
         let bytes = Array(try GeneratorStyleTests.generate(style: style).utf8)
         let taken = try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20], styles: true)
@@ -105,6 +105,45 @@ struct HeaderRunTests {
             """
         let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20], styles: true)
         #expect(taken == 0)
+    }
+
+    /// A BSD syslog header can be as short as 21 bytes (`Mmm dd HH:MM:SS h p: `): inside a dump a BSD record
+    /// opened, such a line is a record, not a continuation line (a device syslog header needs 25).
+    @Test func aShortBSDHeaderEndsADump() throws {
+        let text = """
+            Jul  1 09:01:05 host App[12]: Response: {
+                key = value;
+            Jul  1 09:01:05 h A: x
+            Jul  1 09:01:05 h A: y
+            Jul  1 09:01:06 host App[12]: applicationDidBecomeActive
+            Jul  1 09:01:06 host App[12]: quiet
+            Jul  1 09:01:06 host App[12] (UIKit): with a sender
+            Jul  1 09:01:06 host App[12] (UIKit): taken
+
+            """
+        // Taken: the dump's `key = value;`, the quiet line after the record that names a keyword, and the lines
+        // that repeat its tail with a sender.
+        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20], styles: true)
+        #expect(taken == 4)
+        let report = try TestSupport.analyzer().analyze(text: text, name: "system.log")
+        #expect(report.inputs[0].records == 7)
+    }
+
+    /// A BSD syslog record whose process holds a `(` gives no tail: the third line repeats its bytes to the pid's
+    /// `]`, but the group opened in the name closes in its message, and the pattern reads the process as `a`, whose
+    /// clock then goes back (a clock anomaly the report counts).
+    @Test func aBSDProcessWithAParenthesisGivesNoTail() throws {
+        let text = """
+            Jul  1 09:01:09 host a: applicationDidBecomeActive
+            Jul  1 09:01:05 host a (b[1]: hello
+            Jul  1 09:01:05 host a (b[1]: x): y
+            Jul  1 09:01:05 host a (b[1]: hello again
+
+            """
+        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20], styles: true)
+        #expect(taken == 0)
+        let report = try TestSupport.analyzer().analyze(text: text, name: "system.log")
+        #expect(report.inputs[0].clockAnomalies == 1)
     }
 
     /// Random `log` style captures made to hit every way a line can leave a style's run, as ``randomCaptures(_:)``.
@@ -243,14 +282,14 @@ struct RandomCapture {
     }
 }
 
-/// `log` captures (compact, syslog and default style) and device syslogs of the same processes, each line drawn to repeat a record's
+/// `log` captures (compact, syslog and default style), device and BSD syslogs of the same processes, each line drawn to repeat a record's
 /// header or to differ from it in one way: the second, the fraction, the zone, the type (one of the style's, or
 /// none), the process, the pid, the thread, the host and its spaces, the default style's columns, a sender or
 /// subsystem group, a message that holds a keyword or opens a dump, a prefix, and the line damaged as ``RandomCapture`` damages its
 /// own; now and then a stretch of another style, or of NSLog.
 struct RandomStyleCapture {
     var base: RandomCapture
-    /// 0 compact, 1 syslog, 2 default, 3 device syslog, 4 NSLog.
+    /// 0 compact, 1 syslog, 2 default, 3 device syslog, 4 NSLog, 5 BSD syslog.
     var style = 0
 
     init(seed: UInt64) { base = RandomCapture(seed: seed ^ 0x5354_594C_4553) }
@@ -278,13 +317,7 @@ struct RandomStyleCapture {
     /// sender group or a group after the pid, the level's brackets and colon, now and then not as the pattern has
     /// them.
     mutating func deviceHeader(_ name: String, pid: Int) -> String {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        var digits = 6
-        if base.chance(5) { digits = base.pick([0, 0, 3, 10]) }
-        let iso = Array(base.timestamp(digits: max(digits, 1), zone: ""))
-        let month = months[(Int(String(iso[5...6])) ?? 1) - 1]
-        let day = iso[8] == "0" ? " " + String(iso[9]) : String(iso[8...9])
-        var text = "\(month) \(day) " + String(iso[11...18]) + (digits > 0 ? "." + String(iso[20...]) : "")
+        var text = syslogTimestamp(digits: base.chance(5) ? base.pick([0, 0, 3, 10]) : 6)
         var device = base.chance(90) ? "iPhone" : base.pick(["", "My-iPad", "iP[1]hone", "a(b)"])
         if base.chance(3) { device = "" }
         text += device.isEmpty && base.chance(50) ? " " : " \(device) "
@@ -295,8 +328,32 @@ struct RandomStyleCapture {
         return text + " <\(level)>" + (base.chance(97) ? ": " : base.pick([":", " ", ">: "]))
     }
 
+    /// The clock as a syslog writes it: `Mmm dd HH:MM:SS`, and a fraction of `digits` digits unless 0.
+    mutating func syslogTimestamp(digits: Int) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let iso = Array(base.timestamp(digits: max(digits, 1), zone: ""))
+        let month = months[(Int(String(iso[5...6])) ?? 1) - 1]
+        let day = iso[8] == "0" ? " " + String(iso[9]) : String(iso[8...9])
+        return "\(month) \(day) " + String(iso[11...18]) + (digits > 0 ? "." + String(iso[20...]) : "")
+    }
+
+    /// A BSD syslog line up to its message: whole seconds mostly, a host (now and then one with a bracket or a
+    /// colon, or none), a name that opens a group now and then, the pid's brackets or none (the process then ends at the first `: `), a sender group now
+    /// and then, and the colon, now and then not as the pattern has them.
+    mutating func bsdHeader(_ name: String, pid: Int) -> String {
+        var text = syslogTimestamp(digits: base.chance(90) ? 0 : base.pick([3, 6, 10]))
+        let host =
+            base.chance(90) ? "MacBook-Pro" : base.pick(["", "a]b", "h:", "calvisitor-10-105-160-95-a-long-one"])
+        text +=
+            " \(host) \(name)" + (base.chance(3) ? " (b" : "")
+            + (base.chance(95) ? "[\(pid)]" : base.pick(["", "[]", "[x]", ": a"]))
+        if base.chance(5) { text += base.pick([" (com.apple.UIKit)", " (", " (a) (b)", " (a: b)", "(x)"]) }
+        text += base.chance(97) ? ": " : base.pick([":", " ", "]: "])
+        return text + (base.chance(3) ? "a: b " : "")
+    }
+
     mutating func line() -> String {
-        if base.chance(2) { style = Int.random(in: 0..<5, using: &base.random) }
+        if base.chance(2) { style = Int.random(in: 0..<6, using: &base.random) }
         if style == 4 { return base.line() }
         base.tick()
         let process = base.pick(base.processes)
@@ -324,6 +381,7 @@ struct RandomStyleCapture {
                         + base.message())
             }
             if style == 3 { return base.damaged(deviceHeader(name, pid: process.pid) + base.message()) }
+            if style == 5 { return base.damaged(bsdHeader(name, pid: process.pid) + base.message()) }
             let host = base.chance(3) ? base.pick(["otherhost", "h[1]", "", "a b"]) : "localhost"
             text = base.timestamp(digits: digits, zone: zone) + (base.chance(90) ? "  " : " ") + host
             text += " \(name)[\(process.pid)]" + (base.chance(97) ? ": " : base.pick([":", " ", "]: "]))

@@ -155,16 +155,18 @@ size_t csimd_header_run(
 /// The `log` tool styles whose lines a run reads like NSLog's (`csimd_style_run`): `log --style compact`
 /// (`YYYY-MM-DD HH:MM:SS.mmm Ty name[pid:thread] …`), `log --style syslog`
 /// (`YYYY-MM-DD HH:MM:SS.ffffff±zzzz  host name[pid]: …`) and the default style
-/// (`YYYY-MM-DD HH:MM:SS.ffffff±zzzz 0xthread  Type  0xactivity  pid  ttl  name: …`); and a device's syslog
-/// (`Mmm dd HH:MM:SS.ffffff device name(sender)[pid] <Level>: …`).
+/// (`YYYY-MM-DD HH:MM:SS.ffffff±zzzz 0xthread  Type  0xactivity  pid  ttl  name: …`); a device's syslog
+/// (`Mmm dd HH:MM:SS.ffffff device name(sender)[pid] <Level>: …`); and BSD syslog (`Mmm dd HH:MM:SS host
+/// name[pid]: …`, macOS's `system.log`: a device syslog's clock, a tail read as `log --style syslog`'s).
 #define CSIMD_STYLE_COMPACT 1
 #define CSIMD_STYLE_SYSLOG 2
 #define CSIMD_STYLE_DEFAULT 3
 #define CSIMD_STYLE_DEVICE 4
+#define CSIMD_STYLE_BSD 5
 
 /// The header tail of a recent incarnation in a `log` style: from the timestamp's end, ` Ty name[pid:` (compact,
-/// 11 bytes or more: the type, bytes 1–2, masked out of the first word), `  host name[pid]: ` (syslog) or
-/// ` device name` (device syslog, a sender group allowed after it, then `[pid]` as `pid`, its `pid_count` bytes,
+/// 11 bytes or more: the type, bytes 1–2, masked out of the first word), `  host name[pid]: ` (syslog), ` host name[pid]`
+/// (BSD syslog: a sender group or none and `: ` follow) or ` device name` (device syslog, a sender group allowed after it, then `[pid]` as `pid`, its `pid_count` bytes,
 /// 3–8, as a little-endian word); from the pid, `pid  ttl  name: ` (default); 8 to 56 bytes. `words` holds bytes
 /// 0–7 (masked by `mask`), 8–15, …, 40–47 as little-endian words, `last` the last eight; `format` is one more than
 /// the index of the format of the record it was read from, `count` 0 for none.
@@ -194,14 +196,15 @@ typedef struct {
 
 /// `csimd_header_run` for the lines of the style and format `state` was armed with: from `bytes + start`, the lines
 /// that end before `end`, of 28 to `max_line` bytes, without a CR, whose timestamp repeats the clock's date, time
-/// to the minute, fraction length and zone, at its second or a later one, followed (default: after its thread,
-/// type and activity columns) by a tail of that format (a compact line's type one of the style's), then (compact)
-/// `[0-9a-f]+\]` and a space or none, or (device syslog) a sender group or none, the tail's `[pid]`, a group or
-/// none, ` <Level>:` and a space or none; and whose rest holds none of the keywords at the positions `candidates`
-/// marks and does not end with `{`, `(` or `[`; grouped by tail into `out` (`modern` 0), as `csimd_header_run`
-/// does. Such a line is exactly what the format's pattern reads as a record of the tail's incarnation at that time
-/// whose message means nothing. `loud` as for `csimd_header_run`, but not read for the default style (its lines
-/// need not have the `]` the loud lines take a message to follow).
+/// to the minute, fraction length and zone (a device or BSD syslog's: `Mmm dd HH:MM:SS`, with the clock's fraction
+/// or none), at its second or a later one, followed (default: after its thread, type and activity columns) by a
+/// tail of that format (a compact line's type one of the style's), then (compact) `[0-9a-f]+\]` and a space or
+/// none, (device syslog) a sender group or none, the tail's `[pid]`, a group or none, ` <Level>:` and a space or
+/// none, or (BSD syslog) a sender group or none and `: `; and whose rest holds none of the keywords at the
+/// positions `candidates` marks and does not end with `{`, `(` or `[`; grouped by tail into `out` (`modern` 0), as
+/// `csimd_header_run` does. Such a line is exactly what the format's pattern reads as a record of the tail's
+/// incarnation at that time whose message means nothing. `loud` as for `csimd_header_run`, but not read for the
+/// default style (its lines need not have the `]` the loud lines take a message to follow).
 size_t csimd_style_run(
     csimd_style_state *state, const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines,
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
@@ -226,7 +229,8 @@ void csimd_loud_line(
 /// From `bytes + start`, the lines inside an open dump of the record before them while `*depth` (its open
 /// brackets) stays above 0, each ending (LF, from `newlines`) before `end`, of at most `max_line` bytes, and none
 /// that could begin a header of the record's format (without a CR before the LF: NSLog and the `log` styles, 28
-/// bytes or more and a digit first; with `letter`, a device syslog, 25 or more and a capital first): how many, with
+/// bytes or more and a digit first; with `letter`, the fewest bytes of a header of a format that begins with a
+/// capital, that many or more and a capital first: 25 for a device syslog, 21 for BSD syslog): how many, with
 /// `*depth` plus each one's `csimd_bracket_balance` (`vectors` as there), and `*next` the offset after the last
 /// one's LF (`start` when none). Such a line is exactly what the line-by-line path counts as a continuation line
 /// after a record of that format (with no prefixes), adding its brackets to the dump's; the line after the one that
