@@ -208,16 +208,23 @@ static inline int run_any_mark(const uint64_t *candidates, size_t from, size_t e
 /// The next line of a run, which begins at `bytes + position`: when it ends (LF, `*lf`, from `feeds`) before `end`,
 /// has 28 to `max_line` bytes (`*count`), and, with `loud`, is not marked there (the reading thread looked at its
 /// end and message, `csimd_loud_lines`, so that this thread reads only its header, the bytes the thread wrote in a
-/// cache of its own), without, has no CR before its LF (CRLF is left to the line-by-line path); else null.
+/// cache of its own: `*count` then holds a CR before the LF, if there is one, which no header's byte can be, and the
+/// message is not read); without, `*count` leaves that CR out, as the reader does; else null.
 static inline __attribute__((always_inline)) const uint8_t *run_line(
     run_marks *feeds, const uint8_t *bytes, size_t position, size_t end, size_t max_line, const uint64_t *loud,
     size_t *lf, size_t *count) {
     *lf = run_next_mark(feeds);
     if (*lf == end) return 0;
     *count = *lf - position;
-    if (*count < 28 || *count > max_line) return 0;
     const uint8_t *line = bytes + position;
-    if (loud ? (loud[*lf >> 6] >> (*lf & 63)) & 1 : line[*count - 1] == 0x0D) return 0;
+    if (loud) {
+        if ((loud[*lf >> 6] >> (*lf & 63)) & 1) return 0;
+        // One byte over the limit is within it when that byte is a CR (read only then).
+        if (*count == max_line + 1 && line[max_line] == 0x0D) return *count >= 28 ? line : 0;
+    } else if (*count && line[*count - 1] == 0x0D) {
+        --*count;
+    }
+    if (*count < 28 || *count > max_line) return 0;
     return line;
 }
 
@@ -461,19 +468,20 @@ size_t csimd_style_run(
 /// Whether a run of headers leaves the line `bytes[start..<lf]` whatever its header (see `csimd_loud_lines`).
 static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const uint64_t *candidates) {
     const uint8_t *line = bytes + start;
-    const size_t length = lf - start;
+    // The line as the reader hands it out, without a CR before its LF.
+    const size_t length = lf - start - (lf > start && bytes[lf - 1] == 0x0D);
     // The message: after the line's first `]` and one space. In an NSLog line the run reads, that `]` ends the
     // thread: no byte of the timestamp, the zone, the header tail (` name[pid:`, a name without brackets) or the
     // thread is one. In a compact, syslog, device or BSD syslog line it is that of the thread or pid, or one before
     // it (in a host, a device name or a sender): the message begins there or later.
     const uint8_t *bracket = length ? memchr(line, ']', length) : 0;
-    if (!bracket || line[length - 1] == 0x0D) return 1;
+    if (!bracket) return 1;
     size_t message = (size_t)(bracket - line) + 1;
     if (message < length && line[message] == ' ') message++;
     if (message == length) return 0;
     const uint8_t last = line[length - 1];
     if (last == '{' || last == '(' || last == '[') return 1;
-    return length - message >= 3 && run_any_mark(candidates, start + message, lf - 2);
+    return length - message >= 3 && run_any_mark(candidates, start + message, start + length - 2);
 }
 
 void csimd_loud_lines(

@@ -130,13 +130,14 @@ static void check_scan(const csimd_literals *set, const uint8_t *text, size_t co
     }
 }
 
-/// Whether a run of headers leaves the line `text[start..<lf]` whatever its header, by a byte loop: a CR before the
-/// LF, no `]`, or a message after the first `]` and a space that ends with `{`, `(` or `[` or in whose positions
-/// with three bytes or more left a literal begins (inside `text[0..<count]`).
+/// Whether a run of headers leaves the line `text[start..<lf]` whatever its header, by a byte loop: in the line
+/// without a CR before its LF, no `]`, or a message after the first `]` and a space that ends with `{`, `(` or `[`
+/// or in whose positions with three bytes or more left a literal begins (inside `text[0..<count]`).
 static int naive_loud(const uint8_t *text, size_t count, size_t start, size_t lf) {
+    if (lf > start && text[lf - 1] == 0x0D) lf--;
     size_t bracket = start;
     while (bracket < lf && text[bracket] != ']') bracket++;
-    if (bracket == lf || text[lf - 1] == 0x0D) return 1;
+    if (bracket == lf) return 1;
     size_t message = bracket + 1;
     if (message < lf && text[message] == ' ') message++;
     if (message == lf) return 0;

@@ -79,6 +79,21 @@ struct HeaderRunTests {
         #expect(taken > 3_000, "the runs took only \(taken) lines")
     }
 
+    /// A capture saved with CRLF line ends (on Windows, or pasted) is read as the reader hands its lines out, without
+    /// the CR: the runs take the lines they take in the same capture with LF ends, read ahead or not.
+    @Test(arguments: ["nslog", "device-syslog", "log-compact"])
+    func aCRLFCaptureIsTakenAsItsLFCapture(_ style: String) throws {
+        let text = try GeneratorStyleTests.generate(style: style)
+        let crlf = Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        let taken = try Self.expectSameReports(crlf, chunkSizes: [331, 1 << 20], styles: style != "nslog")
+        let analyzer = try TestSupport.analyzer()
+        let lf = analyzer.analyze(
+            bytes: Array(text.utf8), chunkSize: 1 << 20, maximumLineLength: LineReader.defaultMaximumLineLength,
+            headerRuns: true)
+        #expect(taken == lf.runLines)
+        #expect(taken > 3_000)
+    }
+
     /// A line that repeats the tail of a record of the other style (here a syslog record whose host is `Df`) is
     /// not a record of the style armed, though its bytes are that tail's: the compact pattern needs `[pid:`.
     @Test func aTailOfAnotherStyleIsNotTaken() throws {
