@@ -113,10 +113,15 @@ static inline __attribute__((always_inline)) int run_tail_at(
     const csimd_header_tail *tail, const uint8_t *at, size_t room, int modern) {
     const size_t size = tail->count;
     if (size == 0 || size > room || tail->modern != (uint32_t)modern) return 0;
-    if (csimd_load8(at + size - 8) != tail->words[3]) return 0;
+    if (csimd_load8(at + size - 8) != tail->last) return 0;
     if (size > 8 && csimd_load8(at) != tail->words[0]) return 0;
     if (size > 16 && csimd_load8(at + 8) != tail->words[1]) return 0;
-    return size <= 24 || csimd_load8(at + 16) == tail->words[2];
+    if (size <= 24) return 1;
+    // A name of about 14 bytes or more (an extension's, a long executable's): the words between.
+    for (size_t offset = 16; offset + 8 < size; offset += 8) {
+        if (csimd_load8(at + offset) != tail->words[offset >> 3]) return 0;
+    }
+    return 1;
 }
 
 /// Per byte of `word`, its high bit set where the byte is not in a compact `log` line's thread (`[0-9a-f]`): exact

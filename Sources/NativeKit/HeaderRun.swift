@@ -138,17 +138,23 @@ public final class HeaderRun {
         return (lines, groups, next)
     }
 
-    /// The header tail of recent incarnation `index` (0..<``tailCapacity``): `count` bytes (8–32; 0 for none) as
-    /// four little-endian words, bytes 0–7, 8–15, 16–23 and the last eight.
-    public func setTail(_ index: Int, words: (UInt64, UInt64, UInt64, UInt64), count: Int, modern: Bool) {
-        precondition(index >= 0 && index < Self.tailCapacity && (count == 0 || (8...32).contains(count)))
+    /// The header tail of recent incarnation `index` (0..<``tailCapacity``): `count` bytes (8–``tailLimit``; 0
+    /// for none) as little-endian words, bytes 0–7, 8–15, …, 40–47 (those before the last eight; the others 0) and
+    /// the last eight.
+    public func setTail(
+        _ index: Int, words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), last: UInt64, count: Int, modern: Bool
+    ) {
+        precondition(index >= 0 && index < Self.tailCapacity && (count == 0 || (8...Self.tailLimit).contains(count)))
         withUnsafeMutablePointer(to: &state.pointee.tails) { tuple in
             tuple.withMemoryRebound(to: csimd_header_tail.self, capacity: Self.tailCapacity) { tails in
                 tails[index] = csimd_header_tail(
-                    words: (words.0, words.1, words.2, words.3), count: UInt32(count), modern: modern ? 1 : 0)
+                    words: words, last: last, count: UInt32(count), modern: modern ? 1 : 0)
             }
         }
     }
+
+    /// Longest NSLog header tail kept (` name[pid:`: a name of about 45 bytes).
+    public static let tailLimit = 56
 
     /// What the lines of shape `modern` repeat, from the record at `line`: its first 20 bytes
     /// (`YYYY-MM-DD HH:MM:SS.`; a later second of the same minute is taken too, see `csimd_header_run`), its number

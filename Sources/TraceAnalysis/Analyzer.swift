@@ -650,7 +650,8 @@ struct InputAnalysis {
     private mutating func setTail(_ index: Int, _ tail: NSLogHeader.Tail?) {
         tails[index] = tail
         headerRun?.setTail(
-            index, words: tail?.words ?? (0, 0, 0, 0), count: tail?.count ?? 0, modern: tail?.shape == .modern)
+            index, words: tail?.words ?? (0, 0, 0, 0, 0, 0), last: tail?.last ?? 0, count: tail?.count ?? 0,
+            modern: tail?.shape == .modern)
     }
 
     /// Arms ``headerRun`` for the shape of the record just read (`header` of `line`, a record of NSLog format

@@ -1,3 +1,5 @@
+import NativeKit
+
 /// Reads the lines of the two NSLog formats (``LogFormat/nslogModern``, ``LogFormat/nslogClassic``) byte by byte,
 /// giving exactly the match their patterns give, without running PCRE2.
 ///
@@ -59,12 +61,14 @@ enum NSLogHeader {
     /// The bytes of a header from the end of its timestamp to the colon after the pid (` name[pid:`), kept from
     /// one record to the next: a line of the same process and pid repeats them byte for byte, and then everything
     /// the patterns check in them (the process name's first bytes, its bracket, the pid's digits) is known, and
-    /// the name and pid are the last record's. Kept when 8 to 32 bytes long, as four little-endian words: bytes
-    /// 0–7, 8–15, 16–23, and the last eight (overlapping the others).
+    /// the name and pid are the last record's. Kept when 8 to ``HeaderRun/tailLimit`` (56) bytes long, as
+    /// little-endian words: bytes 0–7, 8–15, …, 40–47 (those that fit whole, the others 0), and the last eight
+    /// (overlapping them).
     struct Tail {
         var shape: Shape
         var count: Int
-        var words: (UInt64, UInt64, UInt64, UInt64)
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        var last: UInt64
         /// Lengths of the process name and of the pid within the tail.
         var processCount: Int
         var pidCount: Int
@@ -74,7 +78,7 @@ enum NSLogHeader {
             let start = match.timestamp.upperBound
             let end = match.pid.upperBound &+ 1
             let count = end &- start
-            guard count >= 8, count <= 32, let base = line.baseAddress else { return nil }
+            guard count >= 8, count <= HeaderRun.tailLimit, let base = line.baseAddress else { return nil }
             @inline(__always) func word(_ offset: Int) -> UInt64 {
                 offset &+ 8 <= count ? base.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self) : 0
             }
@@ -82,18 +86,26 @@ enum NSLogHeader {
             shape = match.shape
             processCount = match.process.count
             pidCount = match.pid.count
-            words = (word(0), word(8), word(16), base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self))
+            words = (word(0), word(8), word(16), word(24), word(32), word(40))
+            last = base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
         }
 
         /// Whether the `count` bytes at `base + start` are this tail's (the caller checked they are in the line).
         @inline(__always)
         func isAt(_ base: UnsafeRawPointer, _ start: Int) -> Bool {
-            guard base.loadUnaligned(fromByteOffset: start &+ count &- 8, as: UInt64.self) == words.3,
-                base.loadUnaligned(fromByteOffset: start, as: UInt64.self) == words.0 || count <= 8
-            else { return false }
+            @inline(__always) func at(_ offset: Int) -> UInt64 {
+                base.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self)
+            }
+            guard at(count &- 8) == last, count <= 8 || at(0) == words.0 else { return false }
             if count <= 16 { return true }
-            guard base.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self) == words.1 else { return false }
-            return count <= 24 || base.loadUnaligned(fromByteOffset: start &+ 16, as: UInt64.self) == words.2
+            guard at(8) == words.1 else { return false }
+            if count <= 24 { return true }
+            guard at(16) == words.2 else { return false }
+            if count <= 32 { return true }
+            guard at(24) == words.3 else { return false }
+            if count <= 40 { return true }
+            guard at(32) == words.4 else { return false }
+            return count <= 48 || at(40) == words.5
         }
     }
 

@@ -94,6 +94,28 @@ struct HeaderRunTests {
         #expect(taken > 3_000)
     }
 
+    /// A long header tail (an extension's name; here 56 bytes, the longest kept) is compared whole: two names that
+    /// differ in one byte of one of its middle words are two processes. The line that repeats the first one's tail
+    /// but for that byte is the second's, whose clock goes back (a clock anomaly the report counts).
+    @Test(arguments: [20, 28, 36, 44])
+    func aLongTailIsComparedWhole(_ offset: Int) throws {
+        let first = String(repeating: "NotificationServiceExtension", count: 2).prefix(51)
+        var bytes = Array(first.utf8)
+        bytes[offset - 1] = UInt8(ascii: "_")  // byte `offset` of the tail ` name[12:`
+        let second = String(decoding: bytes, as: UTF8.self)
+        let text = """
+            2019-05-04 10:46:27.500 \(second)[12:3a] applicationDidBecomeActive
+            2019-05-04 10:46:27.100 \(first)[12:3a] armed
+            2019-05-04 10:46:27.200 \(second)[12:3a] back in time
+            2019-05-04 10:46:27.300 \(first)[12:3a] taken
+
+            """
+        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20])
+        #expect(taken == 2)
+        let report = try TestSupport.analyzer().analyze(text: text, name: "extension.log")
+        #expect(report.inputs[0].clockAnomalies == 1)
+    }
+
     /// A line that repeats the tail of a record of the other style (here a syslog record whose host is `Df`) is
     /// not a record of the style armed, though its bytes are that tail's: the compact pattern needs `[pid:`.
     @Test func aTailOfAnotherStyleIsNotTaken() throws {
@@ -203,6 +225,7 @@ struct RandomCapture {
         ("My App", 4242, true, 6, "+02:00"),
         ("a", 7, false, 3, ""),
         ("AVeryLongProcessNameOfMoreThanThirtyTwoBytes", 31337, true, 6, ""),
+        ("ANameLongEnoughThatItsHeaderTailRunsPastFiftySixBytes", 424_242, false, 3, ""),
         ("Journal", 1_880_001, true, 9, "Z"),
     ]
 

@@ -92,10 +92,11 @@ size_t csimd_verify_marks(
 /// buffer only, without ASCII case), or -1: the check of a position `csimd_scan` marked.
 int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position);
 
-/// The header tail of a recent incarnation (` name[pid:`, 8 to 32 bytes, as `NSLogHeader.Tail` keeps it): bytes
-/// 0–7, 8–15, 16–23 and the last eight as little-endian words; `count` 0 for none.
+/// The header tail of a recent incarnation (` name[pid:`, 8 to 56 bytes, as `NSLogHeader.Tail` keeps it): bytes
+/// 0–7, 8–15, …, 40–47 (those before the last eight) and the last eight as little-endian words; `count` 0 for none.
 typedef struct {
-    uint64_t words[4];
+    uint64_t words[6];
+    uint64_t last;
     uint32_t count;
     uint32_t modern;
 } csimd_header_tail;
