@@ -322,6 +322,14 @@ static inline __attribute__((always_inline)) size_t style_group_end(const uint8_
     return 0;
 }
 
+/// `(?: \([^()]*\))?` at `index` (after a pid's `]`, so never at 0): the index after the group's `)` when one opens
+/// there, `index` when none does, or 0 when one opens and does not close (nothing after it matches without it).
+static inline __attribute__((always_inline)) size_t style_optional_group(
+    const uint8_t *line, size_t index, size_t count) {
+    const int opens = index + 1 < count && line[index] == ' ' && line[index + 1] == '(';
+    return opens ? style_group_end(line, index + 1, count) : index;
+}
+
 /// Where `tail` (of a record of format `format`, in `style`) ends when it is at `start` of a line of `count` bytes,
 /// or 0. A device syslog tail ends after its `[pid]`, which follows the name, or a sender group after it
 /// (`(?:\([^()]*\))?`: a group that opens must close, nothing after it matching without it): two incarnations of
@@ -409,9 +417,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
             if (index < count && line[index] == ' ') index++;
         } else if (style == CSIMD_STYLE_DEVICE) {
             // After the tail's `[pid]`, `(?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?` (see `style_tail_end`).
-            if (index + 1 < count && line[index] == ' ' && line[index + 1] == '(' &&
-                !(index = style_group_end(line, index + 1, count)))
-                break;
+            if (!(index = style_optional_group(line, index, count))) break;
             if (index + 1 >= count || line[index] != ' ' || line[index + 1] != '<') break;
             index += 2;
             const size_t letters = index;
@@ -420,10 +426,8 @@ static inline __attribute__((always_inline)) size_t run_headers(
             index += 2;
             if (index < count && line[index] == ' ') index++;
         } else if (style == CSIMD_STYLE_BSD) {
-            // After the tail's `]`, `(?: \([^()]*\))?: `: a group that opens must close, and `: ` follow.
-            if (index + 1 < count && line[index] == ' ' && line[index + 1] == '(' &&
-                !(index = style_group_end(line, index + 1, count)))
-                break;
+            // After the tail's `]`, `(?: \([^()]*\))?: `.
+            if (!(index = style_optional_group(line, index, count))) break;
             if (index + 1 >= count || line[index] != ':' || line[index + 1] != ' ') break;
             index += 2;
         }
