@@ -74,9 +74,9 @@ public final class HeaderRun {
     /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–56,
     /// 11 or more for ``Style/compact``, whose type, bytes 1–2, is masked out; 0 for none) at `bytes` of a
     /// record of format `format` (its index in the catalogue): from the timestamp's end to the pid's `:`
-    /// (compact), the space after its `]:` (syslog), the pid's `]` (BSD syslog), or the end of the process name (device syslog, whose `[pid]`
-    /// is the `pidCount` bytes, 3–8, at `pid`, and at least eight bytes into the line); from the pid to the space
-    /// after the name's `:` (default).
+    /// (compact), the space after its `]:` (syslog), the pid's `]` (BSD syslog), or the end of the process name
+    /// (device syslog, whose `[pid]` is the `pidCount` bytes, 3–8, at `pid`, and at least eight bytes into the
+    /// line); from the pid to the space after the name's `:` (default).
     public func setStyleTail(
         _ index: Int, _ bytes: UnsafeRawPointer?, count: Int, pid: UnsafeRawPointer? = nil, pidCount: Int = 0,
         style: Style, format: Int
@@ -139,8 +139,8 @@ public final class HeaderRun {
     }
 
     /// The header tail of recent incarnation `index` (0..<``tailCapacity``): `count` bytes (8–``tailLimit``; 0
-    /// for none) as little-endian words, bytes 0–7, 8–15, …, 40–47 (those before the last eight; the others 0) and
-    /// the last eight.
+    /// for none) as little-endian words, bytes 0–7, 8–15, …, 40–47 (those that fit whole, the others 0) and the
+    /// last eight.
     public func setTail(
         _ index: Int, words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), last: UInt64, count: Int, modern: Bool
     ) {

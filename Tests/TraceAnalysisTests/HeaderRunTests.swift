@@ -320,11 +320,11 @@ struct RandomCapture {
     }
 }
 
-/// `log` captures (compact, syslog and default style), device and BSD syslogs of the same processes, each line drawn to repeat a record's
-/// header or to differ from it in one way: the second, the fraction, the zone, the type (one of the style's, or
-/// none), the process, the pid, the thread, the host and its spaces, the default style's columns, a sender or
-/// subsystem group, a message that holds a keyword or opens a dump, a prefix, and the line damaged as ``RandomCapture`` damages its
-/// own; now and then a stretch of another style, or of NSLog.
+/// `log` captures (compact, syslog and default style), device and BSD syslogs of the same processes, each line drawn
+/// to repeat a record's header or to differ from it in one way: the second, the fraction, the zone, the type (one of
+/// the style's, or none), the process, the pid, the thread, the host and its spaces, the default style's columns, a
+/// sender or subsystem group, a message that holds a keyword or opens a dump, a prefix, and the line damaged as
+/// ``RandomCapture`` damages its own; now and then a stretch of another style, or of NSLog.
 struct RandomStyleCapture {
     var base: RandomCapture
     /// 0 compact, 1 syslog, 2 default, 3 device syslog, 4 NSLog, 5 BSD syslog.
@@ -376,8 +376,8 @@ struct RandomStyleCapture {
     }
 
     /// A BSD syslog line up to its message: whole seconds mostly, a host (now and then one with a bracket or a
-    /// colon, or none), a name that opens a group now and then, the pid's brackets or none (the process then ends at the first `: `), a sender group now
-    /// and then, and the colon, now and then not as the pattern has them.
+    /// colon, or none), a name that opens a group now and then, the pid's brackets or none (the process then ends
+    /// at the first `: `), a sender group now and then, and the colon, now and then not as the pattern has them.
     mutating func bsdHeader(_ name: String, pid: Int) -> String {
         var text = syslogTimestamp(digits: base.chance(90) ? 0 : base.pick([3, 6, 10]))
         let host =

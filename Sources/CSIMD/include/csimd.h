@@ -139,16 +139,16 @@ typedef struct {
     uint32_t last_micros;
 } csimd_header_group;
 
-/// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes as the
-/// reader hands them out (without a CR before the LF: CRLF captures are read alike), that are NSLog records of a shape armed in `armed` (bit 0 classic, bit 1 modern) repeating its clock's
-/// date, time to the minute, fraction length and zone, at its second or a later one (the clock moves to it), and
-/// one of the state's tails, whose message holds none of the keywords at the positions `candidates` marks and does
-/// not end with `{`, `(` or `[`: how many, in up to `capacity` groups written to `out` (`*groups` of them), with
-/// `*next` the offset after the last one's LF (`start` when none). Such a line is exactly what the NSLog patterns
-/// read as a record of that incarnation whose message means nothing; the first line that is not ends the run.
-/// With `loud` (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF it marks is not taken, and the
-/// line's end and message are not read: what the loop reads of a line is then its header alone (within the line and
-/// a CR before its LF, if there is one: no header's byte can be a CR).
+/// From `bytes + start`, the lines that end (LF, from `newlines`) before `end`, of 28 to `max_line` bytes as the reader
+/// hands them out (without a CR before the LF: CRLF captures are read alike), that are NSLog records of a shape armed
+/// in `armed` (bit 0 classic, bit 1 modern) repeating its clock's date, time to the minute, fraction length and zone,
+/// at its second or a later one (the clock moves to it), and one of the state's tails, whose message holds none of the
+/// keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`: how many, in up to `capacity`
+/// groups written to `out` (`*groups` of them), with `*next` the offset after the last one's LF (`start` when none).
+/// Such a line is exactly what the NSLog patterns read as a record of that incarnation whose message means nothing; the
+/// first line that is not ends the run. With `loud` (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF
+/// it marks is not taken, and the line's end and message are not read: what the loop reads of a line is then its header
+/// alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR).
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
@@ -166,12 +166,13 @@ size_t csimd_header_run(
 #define CSIMD_STYLE_DEVICE 4
 #define CSIMD_STYLE_BSD 5
 
-/// The header tail of a recent incarnation in a `log` style: from the timestamp's end, ` Ty name[pid:` (compact,
-/// 11 bytes or more: the type, bytes 1–2, masked out of the first word), `  host name[pid]: ` (syslog), ` host name[pid]`
-/// (BSD syslog: a sender group or none and `: ` follow) or ` device name` (device syslog, a sender group allowed after it, then `[pid]` as `pid`, its `pid_count` bytes,
-/// 3–8, as a little-endian word); from the pid, `pid  ttl  name: ` (default); 8 to 56 bytes. `words` holds bytes
-/// 0–7 (masked by `mask`), 8–15, …, 40–47 as little-endian words, `last` the last eight; `format` is one more than
-/// the index of the format of the record it was read from, `count` 0 for none.
+/// The header tail of a recent incarnation in a `log` style: from the timestamp's end, ` Ty name[pid:` (compact, 11
+/// bytes or more: the type, bytes 1–2, masked out of the first word), `  host name[pid]: ` (syslog), ` host name[pid]`
+/// (BSD syslog: a sender group or none and `: ` follow) or ` device name` (device syslog, a sender group allowed after
+/// it, then `[pid]` as `pid`, its `pid_count` bytes, 3–8, as a little-endian word); from the pid, `pid  ttl  name: `
+/// (default); 8 to 56 bytes. `words` holds bytes 0–7 (masked by `mask`), 8–15, …, 40–47 as little-endian words, `last`
+/// the last eight; `format` is one more than the index of the format of the record it was read from, `count` 0 for
+/// none.
 typedef struct {
     uint64_t words[6];
     uint64_t last;
@@ -197,28 +198,28 @@ typedef struct {
 } csimd_style_state;
 
 /// `csimd_header_run` for the lines of the style and format `state` was armed with: from `bytes + start`, the lines
-/// that end before `end`, of 28 to `max_line` bytes (as `csimd_header_run`), whose timestamp repeats the clock's date, time
-/// to the minute, fraction length and zone (a device or BSD syslog's: `Mmm dd HH:MM:SS`, with the clock's fraction
-/// or none), at its second or a later one, followed (default: after its thread, type and activity columns) by a
-/// tail of that format (a compact line's type one of the style's), then (compact) `[0-9a-f]+\]` and a space or
-/// none, (device syslog) a sender group or none, the tail's `[pid]`, a group or none, ` <Level>:` and a space or
-/// none, or (BSD syslog) a sender group or none and `: `; and whose rest holds none of the keywords at the
-/// positions `candidates` marks and does not end with `{`, `(` or `[`; grouped by tail into `out` (`modern` 0), as
-/// `csimd_header_run` does. Such a line is exactly what the format's pattern reads as a record of the tail's
-/// incarnation at that time whose message means nothing. `loud` as for `csimd_header_run`, but not read for the
-/// default style (its lines need not have the `]` the loud lines take a message to follow).
+/// that end before `end`, of 28 to `max_line` bytes (as `csimd_header_run`), whose timestamp repeats the clock's date,
+/// time to the minute, fraction length and zone (a device or BSD syslog's: `Mmm dd HH:MM:SS`, with the clock's fraction
+/// or none), at its second or a later one, followed (default: after its thread, type and activity columns) by a tail of
+/// that format (a compact line's type one of the style's), then (compact) `[0-9a-f]+\]` and a space or none, (device
+/// syslog) a sender group or none, the tail's `[pid]`, a group or none, ` <Level>:` and a space or none, or (BSD
+/// syslog) a sender group or none and `: `; and whose rest holds none of the keywords at the positions `candidates`
+/// marks and does not end with `{`, `(` or `[`; grouped by tail into `out` (`modern` 0), as `csimd_header_run` does.
+/// Such a line is exactly what the format's pattern reads as a record of the tail's incarnation at that time whose
+/// message means nothing. `loud` as for `csimd_header_run`, but not read for the default style (its lines need not have
+/// the `]` the loud lines take a message to follow).
 size_t csimd_style_run(
     csimd_style_state *state, const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines,
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
     size_t *groups, size_t *next);
 
 /// Marks in `loud` the LF (from `newlines`) of each line of `bytes[0..<count]` that `csimd_header_run` leaves to the
-/// line-by-line path whatever its header, by what follows the header in the line as the reader hands it out (without
-/// a CR before the LF): no `]`, or a message (after the first `]` and a space) that ends with `{`, `(` or `[`, or in whose positions with three bytes or more
-/// left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and the first LF, whose line began before
-/// `bytes` (`csimd_loud_line` marks it once its beginning is known). Clears every other bit of the (count + 63) / 64
-/// words. A reading thread works it out for the chunk it reads, so that the thread that runs the headers reads no
-/// more of a line than its header.
+/// line-by-line path whatever its header, by what follows the header in the line as the reader hands it out (without a
+/// CR before the LF): no `]`, or a message (after the first `]` and a space) that ends with `{`, `(` or `[`, or in
+/// whose positions with three bytes or more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and
+/// the first LF, whose line began before `bytes` (`csimd_loud_line` marks it once its beginning is known). Clears every
+/// other bit of the (count + 63) / 64 words. A reading thread works it out for the chunk it reads, so that the thread
+/// that runs the headers reads no more of a line than its header.
 void csimd_loud_lines(
     const uint8_t *bytes, size_t count, const uint64_t *newlines, const uint64_t *candidates, uint64_t *loud);
 
