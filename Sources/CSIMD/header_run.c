@@ -330,6 +330,37 @@ static inline __attribute__((always_inline)) size_t style_optional_group(
     return opens ? style_group_end(line, index + 1, count) : index;
 }
 
+/// Whether a device syslog line of `count` bytes whose timestamp ends at `timestamp_end` matches its pattern the
+/// first way PCRE2 tries (`LogStyleHeader.deviceSyslog`): `\S* ` after the timestamp's space (the run of non-space
+/// bytes to the first `\s`, which must be a space), then from there
+/// `[^\[\]()\s][^\[\]()]*?(?:\([^()]*\))?\[\d+\](?: \([^()]*\))? <[A-Za-z]+>:`. The process can hold no bracket or
+/// parenthesis, so it ends at the first one; an optional group that matches is kept, nothing after it matching
+/// without it.
+static inline int style_device_first_way(const uint8_t *line, size_t timestamp_end, size_t count) {
+    size_t index = timestamp_end + 1;
+    while (index < count && line[index] != ' ' && (uint8_t)(line[index] - 9) >= 5) index++;
+    if (index >= count || line[index] != ' ') return 0;
+    const size_t start = index + 1;
+    if (start >= count) return 0;
+    const uint8_t first = line[start];
+    if (first == '[' || first == ']' || first == '(' || first == ')' || first == ' ' || (uint8_t)(first - 9) < 5)
+        return 0;
+    index = start + 1;
+    while (index < count && line[index] != '[' && line[index] != ']' && line[index] != '(' && line[index] != ')')
+        index++;
+    if (index < count && line[index] == '(' && !(index = style_group_end(line, index, count))) return 0;
+    if (index >= count || line[index] != '[') return 0;
+    const size_t digits = ++index;
+    while (index < count && (uint8_t)(line[index] - '0') < 10) index++;
+    if (index == digits || index >= count || line[index] != ']') return 0;
+    if (!(index = style_optional_group(line, index + 1, count))) return 0;
+    if (index + 1 >= count || line[index] != ' ' || line[index + 1] != '<') return 0;
+    index += 2;
+    const size_t letters = index;
+    while (index < count && (uint8_t)((line[index] | 0x20) - 'a') < 26) index++;
+    return index > letters && index + 1 < count && line[index] == '>' && line[index + 1] == ':';
+}
+
 /// Where `tail` (of a record of format `format`, in `style`) ends when it is at `start` of a line of `count` bytes,
 /// or 0. A device syslog tail ends after its `[pid]`, which follows the name, or a sender group after it
 /// (`(?:\([^()]*\))?`: a group that opens must close, nothing after it matching without it): two incarnations of
@@ -425,6 +456,8 @@ static inline __attribute__((always_inline)) size_t run_headers(
             if (index == letters || index + 1 >= count || line[index] != '>' || line[index + 1] != ':') break;
             index += 2;
             if (index < count && line[index] == ' ') index++;
+            // Read the second way (no device name), the line is that only when the first way fails for it.
+            if (styled->tails[tail].unnamed && style_device_first_way(line, timestamp_end, count)) break;
         } else if (style == CSIMD_STYLE_BSD) {
             // After the tail's `]`, `(?: \([^()]*\))?: `.
             if (!(index = style_optional_group(line, index, count))) break;

@@ -76,10 +76,11 @@ public final class HeaderRun {
     /// record of format `format` (its index in the catalogue): from the timestamp's end to the pid's `:`
     /// (compact), the space after its `]:` (syslog), the pid's `]` (BSD syslog), or the end of the process name
     /// (device syslog, whose `[pid]` is the `pidCount` bytes, 3–8, at `pid`, and at least eight bytes into the
-    /// line); from the pid to the space after the name's `:` (default).
+    /// line; `unnamed` when the record was read without a device name, see `csimd_style_tail`); from the pid to the
+    /// space after the name's `:` (default).
     public func setStyleTail(
         _ index: Int, _ bytes: UnsafeRawPointer?, count: Int, pid: UnsafeRawPointer? = nil, pidCount: Int = 0,
-        style: Style, format: Int
+        unnamed: Bool = false, style: Style, format: Int
     ) {
         precondition(index >= 0 && index < Self.tailCapacity)
         var tail = csimd_style_tail()
@@ -102,6 +103,7 @@ public final class HeaderRun {
                     UInt64(littleEndian: pid.loadUnaligned(fromByteOffset: pidCount &- 8, as: UInt64.self))
                     &>> UInt64(64 &- 8 &* pidCount)
                 tail.pid_count = UInt32(pidCount)
+                tail.unnamed = unnamed ? 1 : 0
             }
         }
         withUnsafeMutablePointer(to: &styleState.pointee.tails) { tuple in

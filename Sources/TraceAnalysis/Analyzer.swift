@@ -729,6 +729,7 @@ struct InputAnalysis {
         var tailStart = end
         let tailEnd: Int
         var pid: (start: Int, count: Int) = (0, 0)
+        var unnamed = false
         switch style {
         case .default:
             // From the pid; the process ends at the first colon.
@@ -738,10 +739,13 @@ struct InputAnalysis {
             }
             tailEnd = colon &+ 2
         case .deviceSyslog:
-            // Only a match that took the device name (PCRE2 tries it first): then the process starts after it, and
-            // ends at the first parenthesis or bracket; a sender group may follow it, then the pid's brackets.
+            // The process starts after the device name when the match took one (PCRE2 tries that way first), or
+            // right after the timestamp when it did not (the first way failed: then a line is taken only when it
+            // fails for that line too, `unnamed`). It ends at the first parenthesis or bracket; a sender group may
+            // follow it, then the pid's brackets.
             let nameEnd = skip(from: end &+ 1) { !NSLogHeader.isSpace($0) }
-            guard process.lowerBound == nameEnd &+ 1 else { return headerRun.clearStyleTail(entry) }
+            unnamed = process.lowerBound == end &+ 1
+            guard process.lowerBound == nameEnd &+ 1 || unnamed else { return headerRun.clearStyleTail(entry) }
             tailEnd = skip(from: process.lowerBound) { $0 != UInt8(ascii: "(") && $0 != UInt8(ascii: "[") }
             pid = (pidDigits.lowerBound &- 1, pidDigits.count &+ 2)  // `[pid]`
         case .compact, .syslog:
@@ -761,7 +765,7 @@ struct InputAnalysis {
         }
         headerRun.setStyleTail(
             entry, base + tailStart, count: tailEnd &- tailStart, pid: base + pid.start, pidCount: pid.count,
-            style: style, format: fields.formatIndex)
+            unnamed: unnamed, style: style, format: fields.formatIndex)
         guard ties.isEmpty, parser.formatTriedFirst == fields.formatIndex,
             let time = fields.timestamp, digits >= (device ? 0 : 1), digits <= 9, Int(time.fractionDigits) == digits,
             zoneCount >= 0, zoneCount <= 8

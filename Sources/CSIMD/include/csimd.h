@@ -172,7 +172,9 @@ size_t csimd_header_run(
 /// it, then `[pid]` as `pid`, its `pid_count` bytes, 3–8, as a little-endian word); from the pid, `pid  ttl  name: `
 /// (default); 8 to 56 bytes. `words` holds bytes 0–7 (masked by `mask`), 8–15, …, 40–47 as little-endian words, `last`
 /// the last eight; `format` is one more than the index of the format of the record it was read from, `count` 0 for
-/// none.
+/// none. `unnamed` is 1 for a device syslog tail of a record read without a device name (` name`, its process right
+/// after the timestamp: PCRE2's second way, taken only when the first fails), whose lines are taken only when the
+/// first way fails for them too.
 typedef struct {
     uint64_t words[6];
     uint64_t last;
@@ -181,7 +183,7 @@ typedef struct {
     uint32_t pid_count;
     uint32_t count;
     uint32_t format;
-    uint32_t reserved;
+    uint32_t unnamed;
 } csimd_style_tail;
 
 /// A run of one `log` style's lines: the clock of the record that armed it (as `csimd_header_clock`), its style
