@@ -380,11 +380,15 @@ struct RandomStyleCapture {
     /// no device name (or nearly: each one differs from a header in one way).
     mutating func deviceMessage() -> String {
         guard base.chance(8) else { return base.message() }
-        return base.pick([
-            "x[12] <Error>: y", "a(b)[3] <Info>: z", "(x)[3] <I>: z", "a(b[3] <I>: z", "a[3] (g) <I>: z",
-            "a[3] (g <I>: z", "a[] <I>: z", "a[3]<I>: z", "a[3] <>: z", "a[3] <I> z", "a b[3] <I>:", "a]b[3] <I>: z",
-            "[3] <I>: z", "a[3] <I>:", "a[3] (g)(h) <I>: z", "a[3x] <I>: z",
-        ])
+        // After a few words or none, so that the search for the first bracket meets it anywhere in a word of eight.
+        let words = String(repeating: "ab ", count: Int.random(in: 0...7, using: &base.random))
+        return words
+            + base.pick([
+                "x[12] <Error>: y", "a(b)[3] <Info>: z", "(x)[3] <I>: z", "a(b[3] <I>: z", "a[3] (g) <I>: z",
+                "a[3] (g <I>: z", "a[] <I>: z", "a[3]<I>: z", "a[3] <>: z", "a[3] <I> z", "a b[3] <I>:",
+                "a]b[3] <I>: z",
+                "[3] <I>: z", "a[3] <I>:", "a[3] (g)(h) <I>: z", "a[3x] <I>: z",
+            ])
     }
 
     /// The clock as a syslog writes it: `Mmm dd HH:MM:SS`, and a fraction of `digits` digits unless 0.
