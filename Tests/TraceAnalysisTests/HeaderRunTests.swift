@@ -56,6 +56,18 @@ struct HeaderRunTests {
         return taken
     }
 
+    /// A hand-made capture `text`, checked in one chunk as
+    /// ``expectSameReports(_:chunkSizes:maximumLineLength:styles:sourceLocation:)`` checks a capture, whose runs
+    /// must take `taken` lines; returns its report.
+    static func expectTaken(
+        _ taken: Int, in text: String, styles: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> AnalysisReport {
+        let lines = try expectSameReports(
+            Array(text.utf8), chunkSizes: [1 << 20], styles: styles, sourceLocation: sourceLocation)
+        #expect(lines == taken, sourceLocation: sourceLocation)
+        return try TestSupport.analyzer().analyze(text: text, name: "hand-made.log")
+    }
+
     @Test func theSamples() throws {
         #expect(try Self.expectSameReports(folder: TestSupport.samples) > 0)
     }
@@ -110,9 +122,7 @@ struct HeaderRunTests {
             2019-05-04 10:46:27.300 \(first)[12:3a] taken
 
             """
-        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20])
-        #expect(taken == 2)
-        let report = try TestSupport.analyzer().analyze(text: text, name: "extension.log")
+        let report = try Self.expectTaken(2, in: text, styles: false)
         #expect(report.inputs[0].clockAnomalies == 1)
     }
 
@@ -143,9 +153,7 @@ struct HeaderRunTests {
             May  4 10:46:27.400000 SampleApp(UIKitCore)[11710] <Notice>: quiet, [1] (x) [2] <a>
 
             """
-        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20], styles: true)
-        #expect(taken == 1)
-        let report = try TestSupport.analyzer().analyze(text: text, name: "device.log")
+        let report = try Self.expectTaken(1, in: text)
         #expect(report.inputs[0].records == 3)
     }
 
@@ -165,9 +173,7 @@ struct HeaderRunTests {
             """
         // Taken: the dump's `key = value;`, the quiet line after the record that names a keyword, and the lines
         // that repeat its tail with a sender.
-        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20], styles: true)
-        #expect(taken == 4)
-        let report = try TestSupport.analyzer().analyze(text: text, name: "system.log")
+        let report = try Self.expectTaken(4, in: text)
         #expect(report.inputs[0].records == 7)
     }
 
@@ -182,9 +188,7 @@ struct HeaderRunTests {
             Jul  1 09:01:05 host a (b[1]: hello again
 
             """
-        let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20], styles: true)
-        #expect(taken == 0)
-        let report = try TestSupport.analyzer().analyze(text: text, name: "system.log")
+        let report = try Self.expectTaken(0, in: text)
         #expect(report.inputs[0].clockAnomalies == 1)
     }
 
