@@ -108,20 +108,23 @@ static const uint8_t run_thread_bytes[256] = {
     ['a'] = 6, ['b'] = 6, ['c'] = 6, ['d'] = 6, ['e'] = 6, ['f'] = 6, ['x'] = 2,
 };
 
+/// Whether the `size` bytes (8–56) at `at` are a tail's, held as words (`csimd_header_tail`, `csimd_style_tail`):
+/// the last eight `last`, the first eight under `mask` `words[0]`, and the words between.
+static inline __attribute__((always_inline)) int run_words_at(
+    const uint64_t *words, uint64_t last, uint64_t mask, const uint8_t *at, size_t size) {
+    if (csimd_load8(at + size - 8) != last || (csimd_load8(at) & mask) != words[0]) return 0;
+    for (size_t offset = 8; offset + 8 < size; offset += 8) {
+        if (csimd_load8(at + offset) != words[offset >> 3]) return 0;
+    }
+    return 1;
+}
+
 /// Whether `tail` is at `at`, with `room` bytes left in the line.
 static inline __attribute__((always_inline)) int run_tail_at(
     const csimd_header_tail *tail, const uint8_t *at, size_t room, int modern) {
     const size_t size = tail->count;
     if (size == 0 || size > room || tail->modern != (uint32_t)modern) return 0;
-    if (csimd_load8(at + size - 8) != tail->last) return 0;
-    if (size > 8 && csimd_load8(at) != tail->words[0]) return 0;
-    if (size > 16 && csimd_load8(at + 8) != tail->words[1]) return 0;
-    if (size <= 24) return 1;
-    // A name of about 14 bytes or more (an extension's, a long executable's): the words between.
-    for (size_t offset = 16; offset + 8 < size; offset += 8) {
-        if (csimd_load8(at + offset) != tail->words[offset >> 3]) return 0;
-    }
-    return 1;
+    return run_words_at(tail->words, tail->last, ~0ull, at, size);
 }
 
 /// Per byte of `word`, its high bit set where the byte is not in a compact `log` line's thread (`[0-9a-f]`): exact
@@ -264,11 +267,7 @@ static inline __attribute__((always_inline)) int style_tail_at(
     const csimd_style_tail *tail, const uint8_t *at, size_t room, uint32_t format) {
     const size_t size = tail->count;
     if (size == 0 || size > room || tail->format != format) return 0;
-    if (csimd_load8(at + size - 8) != tail->last || (csimd_load8(at) & tail->mask) != tail->words[0]) return 0;
-    for (size_t offset = 8; offset + 8 < size; offset += 8) {
-        if (csimd_load8(at + offset) != tail->words[offset >> 3]) return 0;
-    }
-    return 1;
+    return run_words_at(tail->words, tail->last, tail->mask, at, size);
 }
 
 /// `Df|Db|E |I |A |F |Er|Fa|Ft`: the types of `log --style compact`.
@@ -330,6 +329,18 @@ static inline __attribute__((always_inline)) size_t style_optional_group(
     return opens ? style_group_end(line, index + 1, count) : index;
 }
 
+/// `(?: \([^()]*\))? <[A-Za-z]+>:` at `index` (after a device syslog line's `[pid]`): the index after the colon,
+/// or 0.
+static inline __attribute__((always_inline)) size_t style_device_level_end(
+    const uint8_t *line, size_t index, size_t count) {
+    if (!(index = style_optional_group(line, index, count))) return 0;
+    if (index + 1 >= count || line[index] != ' ' || line[index + 1] != '<') return 0;
+    index += 2;
+    const size_t letters = index;
+    while (index < count && (uint8_t)((line[index] | 0x20) - 'a') < 26) index++;
+    return index > letters && index + 1 < count && line[index] == '>' && line[index + 1] == ':' ? index + 2 : 0;
+}
+
 /// The first `[`, `]`, `(` or `)` of `line` from `index`, or `count`: eight bytes at a time while eight are left (the
 /// bytes of a message, most of them with none), each word's bytes tested exactly.
 static inline __attribute__((always_inline)) size_t style_first_bracket(
@@ -370,13 +381,7 @@ static inline int style_device_first_way(const uint8_t *line, size_t timestamp_e
     if (index >= count || line[index] != '[') return 0;
     const size_t digits = ++index;
     while (index < count && (uint8_t)(line[index] - '0') < 10) index++;
-    if (index == digits || index >= count || line[index] != ']') return 0;
-    if (!(index = style_optional_group(line, index + 1, count))) return 0;
-    if (index + 1 >= count || line[index] != ' ' || line[index + 1] != '<') return 0;
-    index += 2;
-    const size_t letters = index;
-    while (index < count && (uint8_t)((line[index] | 0x20) - 'a') < 26) index++;
-    return index > letters && index + 1 < count && line[index] == '>' && line[index + 1] == ':';
+    return index > digits && index < count && line[index] == ']' && style_device_level_end(line, index + 1, count);
 }
 
 /// Where `tail` (of a record of format `format`, in `style`) ends when it is at `start` of a line of `count` bytes,
@@ -466,13 +471,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
             if (index < count && line[index] == ' ') index++;
         } else if (style == CSIMD_STYLE_DEVICE) {
             // After the tail's `[pid]`, `(?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?` (see `style_tail_end`).
-            if (!(index = style_optional_group(line, index, count))) break;
-            if (index + 1 >= count || line[index] != ' ' || line[index + 1] != '<') break;
-            index += 2;
-            const size_t letters = index;
-            while (index < count && (uint8_t)((line[index] | 0x20) - 'a') < 26) index++;
-            if (index == letters || index + 1 >= count || line[index] != '>' || line[index + 1] != ':') break;
-            index += 2;
+            if (!(index = style_device_level_end(line, index, count))) break;
             if (index < count && line[index] == ' ') index++;
             // Read the second way (no device name), the line is that only when the first way fails for it.
             if (styled->tails[tail].unnamed && style_device_first_way(line, timestamp_end, count)) break;

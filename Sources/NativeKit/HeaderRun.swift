@@ -6,12 +6,12 @@ import CSIMD
 ///
 /// The caller arms a shape (classic or modern NSLog) from a record of it that it read in full
 /// (``arm(modern:line:fractionDigits:zoneCount:)``), keeps the header tails of its recent incarnations in it
-/// (``setTail(_:words:count:modern:)``), and asks for the lines that follow
+/// (``setTail(_:words:last:count:modern:)``), and asks for the lines that follow
 /// (``run(armed:_:start:end:newlines:candidates:loud:maximumLineLength:)``), in groups of lines in a row that
 /// repeat one tail in one shape with fractions that do not go back: what such a line means is then known without
 /// reading it again. The lines of the `log` tool's styles and of a device's syslog are taken the same way, one
 /// style at a time (``armStyle(_:format:line:fractionDigits:zoneCount:)``,
-/// ``setStyleTail(_:_:count:pid:pidCount:style:format:)``,
+/// ``setStyleTail(_:_:count:pid:pidCount:unnamed:style:format:)``,
 /// ``runStyle(_:start:end:newlines:candidates:loud:maximumLineLength:)``; `csimd_style_run`). Inside a dump that a
 /// record opened, ``continuations(_:start:end:newlines:maximumLineLength:letter:depth:)`` takes the lines that
 /// cannot begin a header, with their brackets, the same way.
@@ -68,9 +68,6 @@ public final class HeaderRun {
         }
     }
 
-    /// Longest `log` style tail kept.
-    public static let styleTailCapacity = 56
-
     /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–56,
     /// 11 or more for ``Style/compact``, whose type, bytes 1–2, is masked out; 0 for none) at `bytes` of a
     /// record of format `format` (its index in the catalogue): from the timestamp's end to the pid's `:`
@@ -84,7 +81,7 @@ public final class HeaderRun {
     ) {
         precondition(index >= 0 && index < Self.tailCapacity)
         var tail = csimd_style_tail()
-        if let bytes, count >= (style == .compact ? 11 : 8), count <= Self.styleTailCapacity,
+        if let bytes, count >= (style == .compact ? 11 : 8), count <= Self.tailLimit,
             style != .deviceSyslog || (pid != nil && (3...8).contains(pidCount))
         {
             func load(_ offset: Int) -> UInt64 {
@@ -155,7 +152,8 @@ public final class HeaderRun {
         }
     }
 
-    /// Longest NSLog header tail kept (` name[pid:`: a name of about 45 bytes).
+    /// Longest header tail kept, NSLog's (` name[pid:`: a name of about 45 bytes) or a style's: six words and the
+    /// last eight (`csimd_header_tail`, `csimd_style_tail`).
     public static let tailLimit = 56
 
     /// What the lines of shape `modern` repeat, from the record at `line`: its first 20 bytes

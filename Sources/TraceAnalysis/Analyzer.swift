@@ -360,16 +360,7 @@ struct InputAnalysis {
             headerRuns && tracking == nil && recognizer.needsMarkedKeyword
             ? recognizer.keywordSearch.map(HeaderRun.init) : nil
         let runs = headerRun != nil
-        self.styleRuns = catalog.tables.logStyles.map { style in
-            switch style {
-            case .compact where runs: return .compact
-            case .syslog where runs: return .syslog
-            case .default where runs: return .default
-            case .deviceSyslog where runs: return .deviceSyslog
-            case .bsdSyslog where runs: return .bsdSyslog
-            default: return nil
-            }
-        }
+        self.styleRuns = catalog.tables.logStyles.map { runs ? $0?.runStyle : nil }
     }
 
     /// The summary of an input that could not be read.
@@ -720,12 +711,13 @@ struct InputAnalysis {
         // The timestamp, as the format matched it (at the line's start when the record arms: no prefixes):
         // `YYYY-MM-DD HH:MM:SS.`, the fraction's digits and the zone; or `Mmm dd HH:MM:SS`, then `.` and the
         // fraction's digits or not.
-        let device = style.hasSyslogClock
+        let syslogClock = style.hasSyslogClock
         let end = stamp.upperBound
-        let fractionStart = stamp.lowerBound &+ (device ? 16 : 20)
+        let fractionStart = stamp.lowerBound &+ (syslogClock ? 16 : 20)
         let digits = end > fractionStart ? skip(from: fractionStart, while: NSLogHeader.isDigit) &- fractionStart : 0
-        let zoneCount = device ? 0 : end &- fractionStart &- digits
-        // The tail (``HeaderRun/setStyleTail(_:_:count:pid:pidCount:style:format:)``), from what the format matched.
+        let zoneCount = syslogClock ? 0 : end &- fractionStart &- digits
+        // The tail (``HeaderRun/setStyleTail(_:_:count:pid:pidCount:unnamed:style:format:)``), from what the format
+        // matched.
         var tailStart = end
         let tailEnd: Int
         var pid: (start: Int, count: Int) = (0, 0)
@@ -766,9 +758,9 @@ struct InputAnalysis {
         headerRun.setStyleTail(
             entry, base + tailStart, count: tailEnd &- tailStart, pid: base + pid.start, pidCount: pid.count,
             unnamed: unnamed, style: style, format: fields.formatIndex)
-        guard ties.isEmpty, parser.formatTriedFirst == fields.formatIndex,
-            let time = fields.timestamp, digits >= (device ? 0 : 1), digits <= 9, Int(time.fractionDigits) == digits,
-            zoneCount >= 0, zoneCount <= 8
+        guard ties.isEmpty, parser.formatTriedFirst == fields.formatIndex, let time = fields.timestamp,
+            digits >= (syslogClock ? 0 : 1), digits <= 9, Int(time.fractionDigits) == digits, zoneCount >= 0,
+            zoneCount <= 8
         else { return }
         headerRun.armStyle(style, format: fields.formatIndex, line: base, fractionDigits: digits, zoneCount: zoneCount)
         clocks.style = Clock(time: time, format: fields.formatIndex)

@@ -16,7 +16,22 @@ import NativeKit
 /// followed. `LogStyleHeaderTests` compares both on the samples, the real corpus, generated captures of each style,
 /// made ndjson lines, and mutated lines.
 enum LogStyleHeader {
-    enum Style: Sendable { case compact, `default`, syslog, deviceSyslog, ndjson, bsdSyslog }
+    enum Style: Sendable {
+        case compact, `default`, syslog, deviceSyslog, ndjson, bsdSyslog
+
+        /// The style whose lines a header run reads after a record of this one (none for ndjson: its lines repeat no
+        /// header).
+        var runStyle: HeaderRun.Style? {
+            switch self {
+            case .compact: .compact
+            case .default: .default
+            case .syslog: .syslog
+            case .deviceSyslog: .deviceSyslog
+            case .bsdSyslog: .bsdSyslog
+            case .ndjson: nil
+            }
+        }
+    }
 
     /// Where the groups of a matching line are (offsets into the line); nil for an optional group that did not
     /// take part. Held in ``ByteSpan``s, as ``NSLogHeader/Match`` is: one is made for every line.
@@ -286,17 +301,22 @@ enum LogStyleHeader {
             thread: nil, subsystem: nil, category: nil, message: messageStart..<count)
     }
 
-    /// `(?: \([^()]*\))?: ` at `index`: where the message starts after it, or nil. The group is taken when it
-    /// matches; without it, a space could not be the colon.
+    /// `(?: \([^()]*\))?: ` at `index`: where the message starts after it, or nil.
     @inline(__always)
     private static func senderAndColon(_ base: UnsafePointer<UInt8>, at index: Int, _ count: Int) -> Int? {
-        var colonAt = index
-        if index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "(") {
-            guard let closing = closingParenthesis(base, after: index &+ 1, count) else { return nil }
-            colonAt = closing &+ 1
-        }
-        guard colonAt &+ 1 < count, base[colonAt] == colon, base[colonAt &+ 1] == space else { return nil }
+        guard let colonAt = optionalGroupEnd(base, at: index, count), colonAt &+ 1 < count, base[colonAt] == colon,
+            base[colonAt &+ 1] == space
+        else { return nil }
         return colonAt &+ 2
+    }
+
+    /// `(?: \([^()]*\))?` at `index` (after a pid's `]`): the index after the group when one opens there, `index`
+    /// when none does, or nil when one opens and does not close. A group that matches is taken: what follows it in
+    /// these patterns (`: `, ` <`) cannot match at its space without it.
+    @inline(__always)
+    private static func optionalGroupEnd(_ base: UnsafePointer<UInt8>, at index: Int, _ count: Int) -> Int? {
+        guard index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "(") else { return index }
+        return closingParenthesis(base, after: index &+ 1, count).map { $0 &+ 1 }
     }
 
     /// `(?<process>[^\[\]()\s][^\[\]()]*?)(?:\([^()]*\))?\[(?<pid>\d+)\](?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?`
@@ -325,12 +345,9 @@ enum LogStyleHeader {
         let pidEnd = NSLogHeader.digitRun(base, from: index &+ 1, count)
         guard pidEnd > index &+ 1, pidEnd < count, base[pidEnd] == close else { return nil }
         let pid = (index &+ 1)..<pidEnd
-        index = pidEnd &+ 1
         // `(?: \([^()]*\))? <`
-        if index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "(") {
-            guard let closing = closingParenthesis(base, after: index &+ 1, count) else { return nil }
-            index = closing &+ 1
-        }
+        guard let groupEnd = optionalGroupEnd(base, at: pidEnd &+ 1, count) else { return nil }
+        index = groupEnd
         guard index &+ 1 < count, base[index] == space, base[index &+ 1] == UInt8(ascii: "<") else { return nil }
         // `(?<level>[A-Za-z]+)>: ?`
         let levelStart = index &+ 2

@@ -130,8 +130,8 @@ public struct RecordParser {
         /// Per format: whether its message runs from its group's start to the line's end
         /// (``FormatCatalog/Compiled/messageToEnd``).
         let messageToEnd: [Bool]
-        /// Per format: the style its pattern has (a `log` tool style, ndjson included, or the device syslog), when
-        /// ``LogStyleHeader`` reads its lines instead of PCRE2.
+        /// Per format: the style its pattern has (a `log` tool style, ndjson included, the device syslog or BSD
+        /// syslog), when ``LogStyleHeader`` reads its lines instead of PCRE2.
         let logStyles: [LogStyleHeader.Style?]
 
         init(_ formats: [FormatCatalog.Compiled], recordFormats: [Int]) {
