@@ -108,7 +108,7 @@ static const uint8_t run_thread_bytes[256] = {
     ['a'] = 6, ['b'] = 6, ['c'] = 6, ['d'] = 6, ['e'] = 6, ['f'] = 6, ['x'] = 2,
 };
 
-/// Whether the `size` bytes (8–56) at `at` are a tail's, held as words (`csimd_header_tail`, `csimd_style_tail`):
+/// Whether the `size` bytes (8–128) at `at` are a tail's, held as words (`csimd_header_tail`, `csimd_style_tail`):
 /// the last eight `last`, the first eight under `mask` `words[0]`, and the words between.
 static inline __attribute__((always_inline)) int run_words_at(
     const uint64_t *words, uint64_t last, uint64_t mask, const uint8_t *at, size_t size) {

@@ -6,7 +6,7 @@ import CSIMD
 ///
 /// The caller arms a shape (classic or modern NSLog) from a record of it that it read in full
 /// (``arm(modern:line:fractionDigits:zoneCount:)``), keeps the header tails of its recent incarnations in it
-/// (``setTail(_:words:last:count:modern:)``), and asks for the lines that follow
+/// (``setTail(_:_:modern:)``), and asks for the lines that follow
 /// (``run(armed:_:start:end:newlines:candidates:loud:maximumLineLength:)``), in groups of lines in a row that
 /// repeat one tail in one shape with fractions that do not go back: what such a line means is then known without
 /// reading it again. The lines of the `log` tool's styles and of a device's syslog are taken the same way, one
@@ -68,7 +68,59 @@ public final class HeaderRun {
         }
     }
 
-    /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–56,
+    /// A header tail as the runs compare it: its ``count`` bytes (8–``HeaderRun/tailLimit``) as little-endian words,
+    /// bytes 0–7 under a mask, 8–15, … (those before the last eight, the others 0), and the last eight, overlapping
+    /// them (`csimd_header_tail`, `csimd_style_tail`).
+    public struct Tail {
+        public typealias Words = (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64
+        )
+        public let words: Words
+        public let last: UInt64
+        public let count: Int
+
+        /// The `count` bytes at `bytes`, the first eight under `mask`, when there are 8 to ``HeaderRun/tailLimit``.
+        @inline(__always)
+        public init?(_ bytes: UnsafeRawPointer, count: Int, mask: UInt64 = ~0) {
+            guard count >= 8, count <= HeaderRun.tailLimit else { return nil }
+            @inline(__always) func load(_ offset: Int) -> UInt64 {
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            }
+            var words: Words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { words in
+                words.storeBytes(of: load(0) & mask, as: UInt64.self)
+                var offset = 8
+                while offset &+ 8 < count {
+                    words.storeBytes(of: load(offset), toByteOffset: offset, as: UInt64.self)
+                    offset &+= 8
+                }
+            }
+            self.words = words
+            last = load(count &- 8)
+            self.count = count
+        }
+
+        /// Whether the ``count`` bytes at `base + start`, the first eight under `mask`, are this tail's (the caller
+        /// checked they are in the line).
+        @inline(__always)
+        public func isAt(_ base: UnsafeRawPointer, _ start: Int, mask: UInt64 = ~0) -> Bool {
+            @inline(__always) func load(_ offset: Int) -> UInt64 {
+                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self))
+            }
+            guard load(count &- 8) == last, load(0) & mask == words.0 else { return false }
+            return withUnsafeBytes(of: words) { words in
+                var offset = 8
+                while offset &+ 8 < count {
+                    guard load(offset) == words.load(fromByteOffset: offset, as: UInt64.self) else { return false }
+                    offset &+= 8
+                }
+                return true
+            }
+        }
+    }
+
+    /// The `log` style header tail of recent incarnation `index` (0..<``tailCapacity``): the `count` bytes (8–128,
     /// 11 or more for ``Style/compact``, whose type, bytes 1–2, is masked out; 0 for none) at `bytes` of a
     /// record of format `format` (its index in the catalogue): from the timestamp's end to the pid's `:`
     /// (compact), the space after its `]:` (syslog), the pid's `]` (BSD syslog), or the end of the process name
@@ -81,17 +133,12 @@ public final class HeaderRun {
     ) {
         precondition(index >= 0 && index < Self.tailCapacity)
         var tail = csimd_style_tail()
-        if let bytes, count >= (style == .compact ? 11 : 8), count <= Self.tailLimit,
+        let mask: UInt64 = style == .compact ? ~0x00FF_FF00 : ~0
+        if let bytes, count >= (style == .compact ? 11 : 8), let words = Tail(bytes, count: count, mask: mask),
             style != .deviceSyslog || (pid != nil && (3...8).contains(pidCount))
         {
-            func load(_ offset: Int) -> UInt64 {
-                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            }
-            // The words `csimd_style_run` compares: the first (masked), those before the last eight bytes, the last.
-            func word(_ offset: Int) -> UInt64 { offset &+ 8 < count ? load(offset) : 0 }
-            let mask: UInt64 = style == .compact ? ~0x00FF_FF00 : ~0
-            tail.words = (load(0) & mask, word(8), word(16), word(24), word(32), word(40))
-            tail.last = load(count &- 8)
+            tail.words = words.words
+            tail.last = words.last
             tail.mask = mask
             tail.count = UInt32(count)
             tail.format = UInt32(format &+ 1)
@@ -137,24 +184,23 @@ public final class HeaderRun {
         return (lines, groups, next)
     }
 
-    /// The header tail of recent incarnation `index` (0..<``tailCapacity``): `count` bytes (8–``tailLimit``; 0
-    /// for none) as little-endian words, bytes 0–7, 8–15, …, 40–47 (those that fit whole, the others 0) and the
-    /// last eight.
-    public func setTail(
-        _ index: Int, words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), last: UInt64, count: Int, modern: Bool
-    ) {
-        precondition(index >= 0 && index < Self.tailCapacity && (count == 0 || (8...Self.tailLimit).contains(count)))
+    /// The NSLog header tail (` name[pid:`) of recent incarnation `index` (0..<``tailCapacity``), in shape `modern`;
+    /// nil for none.
+    public func setTail(_ index: Int, _ tail: Tail?, modern: Bool) {
+        precondition(index >= 0 && index < Self.tailCapacity)
+        var value = csimd_header_tail()
+        if let tail {
+            value = csimd_header_tail(
+                count: UInt32(tail.count), modern: modern ? 1 : 0, last: tail.last, words: tail.words)
+        }
         withUnsafeMutablePointer(to: &state.pointee.tails) { tuple in
-            tuple.withMemoryRebound(to: csimd_header_tail.self, capacity: Self.tailCapacity) { tails in
-                tails[index] = csimd_header_tail(
-                    words: words, last: last, count: UInt32(count), modern: modern ? 1 : 0)
-            }
+            tuple.withMemoryRebound(to: csimd_header_tail.self, capacity: Self.tailCapacity) { $0[index] = value }
         }
     }
 
-    /// Longest header tail kept, NSLog's (` name[pid:`: a name of about 45 bytes) or a style's: six words and the
-    /// last eight (`csimd_header_tail`, `csimd_style_tail`).
-    public static let tailLimit = 56
+    /// Longest header tail kept, NSLog's (` name[pid:`: a name of up to 123 bytes) or a style's (a host and a
+    /// name together, for BSD syslog): fifteen words and the last eight (`CSIMD_TAIL_WORDS`).
+    public static let tailLimit = Int(CSIMD_TAIL_WORDS) * 8 + 8
 
     /// What the lines of shape `modern` repeat, from the record at `line`: its first 20 bytes
     /// (`YYYY-MM-DD HH:MM:SS.`; a later second of the same minute is taken too, see `csimd_header_run`), its number

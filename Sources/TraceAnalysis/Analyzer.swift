@@ -640,9 +640,7 @@ struct InputAnalysis {
     /// The header tail of entry `index` of `recent`, here and in ``headerRun``.
     private mutating func setTail(_ index: Int, _ tail: NSLogHeader.Tail?) {
         tails[index] = tail
-        headerRun?.setTail(
-            index, words: tail?.words ?? (0, 0, 0, 0, 0, 0), last: tail?.last ?? 0, count: tail?.count ?? 0,
-            modern: tail?.shape == .modern)
+        headerRun?.setTail(index, tail?.bytes, modern: tail?.shape == .modern)
     }
 
     /// Arms ``headerRun`` for the shape of the record just read (`header` of `line`, a record of NSLog format

@@ -61,52 +61,32 @@ enum NSLogHeader {
     /// The bytes of a header from the end of its timestamp to the colon after the pid (` name[pid:`), kept from
     /// one record to the next: a line of the same process and pid repeats them byte for byte, and then everything
     /// the patterns check in them (the process name's first bytes, its bracket, the pid's digits) is known, and
-    /// the name and pid are the last record's. Kept when 8 to ``HeaderRun/tailLimit`` (56) bytes long, as
-    /// little-endian words: bytes 0–7, 8–15, …, 40–47 (those that fit whole, the others 0), and the last eight
-    /// (overlapping them).
+    /// the name and pid are the last record's. Kept when 8 to ``HeaderRun/tailLimit`` bytes long, as the runs
+    /// keep it (``HeaderRun/Tail``).
     struct Tail {
         var shape: Shape
-        var count: Int
-        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-        var last: UInt64
+        var bytes: HeaderRun.Tail
         /// Lengths of the process name and of the pid within the tail.
         var processCount: Int
         var pidCount: Int
 
+        var count: Int { bytes.count }
+
         /// The tail of `line` read as `match`, when it fits.
         init?(_ match: Match, in line: UnsafeRawBufferPointer) {
             let start = match.timestamp.upperBound
-            let end = match.pid.upperBound &+ 1
-            let count = end &- start
-            guard count >= 8, count <= HeaderRun.tailLimit, let base = line.baseAddress else { return nil }
-            @inline(__always) func word(_ offset: Int) -> UInt64 {
-                offset &+ 8 <= count ? base.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self) : 0
-            }
-            self.count = count
+            guard let base = line.baseAddress,
+                let bytes = HeaderRun.Tail(base + start, count: match.pid.upperBound &+ 1 &- start)
+            else { return nil }
+            self.bytes = bytes
             shape = match.shape
             processCount = match.process.count
             pidCount = match.pid.count
-            words = (word(0), word(8), word(16), word(24), word(32), word(40))
-            last = base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
         }
 
-        /// Whether the `count` bytes at `base + start` are this tail's (the caller checked they are in the line).
+        /// Whether the ``count`` bytes at `base + start` are this tail's (the caller checked they are in the line).
         @inline(__always)
-        func isAt(_ base: UnsafeRawPointer, _ start: Int) -> Bool {
-            @inline(__always) func at(_ offset: Int) -> UInt64 {
-                base.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self)
-            }
-            guard at(count &- 8) == last, count <= 8 || at(0) == words.0 else { return false }
-            if count <= 16 { return true }
-            guard at(8) == words.1 else { return false }
-            if count <= 24 { return true }
-            guard at(16) == words.2 else { return false }
-            if count <= 32 { return true }
-            guard at(24) == words.3 else { return false }
-            if count <= 40 { return true }
-            guard at(32) == words.4 else { return false }
-            return count <= 48 || at(40) == words.5
-        }
+        func isAt(_ base: UnsafeRawPointer, _ start: Int) -> Bool { bytes.isAt(base, start) }
     }
 
     /// The first 20 bytes of the last line whose date and time ``dateAndTime(_:)`` accepted, as its three

@@ -106,12 +106,12 @@ struct HeaderRunTests {
         #expect(taken > 3_000)
     }
 
-    /// A long header tail (an extension's name; here 56 bytes, the longest kept) is compared whole: two names that
-    /// differ in one byte of one of its middle words are two processes. The line that repeats the first one's tail
-    /// but for that byte is the second's, whose clock goes back (a clock anomaly the report counts).
-    @Test(arguments: [20, 28, 36, 44])
+    /// A long header tail (here 128 bytes, the longest kept) is compared whole: two names that differ in one byte
+    /// of one of its middle words are two processes. The line that repeats the first one's tail but for that byte
+    /// is the second's, whose clock goes back (a clock anomaly the report counts).
+    @Test(arguments: Array(stride(from: 12, through: 116, by: 8)))
     func aLongTailIsComparedWhole(_ offset: Int) throws {
-        let first = String(repeating: "NotificationServiceExtension", count: 2).prefix(51)
+        let first = String(repeating: "NotificationServiceExtension", count: 5).prefix(123)
         var bytes = Array(first.utf8)
         bytes[offset - 1] = UInt8(ascii: "_")  // byte `offset` of the tail ` name[12:`
         let second = String(decoding: bytes, as: UTF8.self)
@@ -235,6 +235,7 @@ struct RandomCapture {
         ("a", 7, false, 3, ""),
         ("AVeryLongProcessNameOfMoreThanThirtyTwoBytes", 31337, true, 6, ""),
         ("ANameLongEnoughThatItsHeaderTailRunsPastFiftySixBytes", 424_242, false, 3, ""),
+        (String(repeating: "AnExtensionWhoseHeaderTailIsLongerThanTheRunsKeep.", count: 3), 77, true, 6, ""),
         ("Journal", 1_880_001, true, 9, "Z"),
     ]
 

@@ -92,13 +92,18 @@ size_t csimd_verify_marks(
 /// buffer only, without ASCII case), or -1: the check of a position `csimd_scan` marked.
 int32_t csimd_literal_verify(const csimd_literals *set, const uint8_t *bytes, size_t count, size_t position);
 
-/// The header tail of a recent incarnation (` name[pid:`, 8 to 56 bytes, as `NSLogHeader.Tail` keeps it): bytes
-/// 0–7, 8–15, …, 40–47 (those before the last eight) and the last eight as little-endian words; `count` 0 for none.
+/// The words of a header tail kept: bytes 0–7, 8–15, …, 112–119, with the last eight beside them, for tails of up to
+/// 128 bytes (`HeaderRun.tailLimit`).
+#define CSIMD_TAIL_WORDS 15
+
+/// The header tail of a recent incarnation (` name[pid:`, 8 to 128 bytes, as `NSLogHeader.Tail` keeps it): bytes
+/// 0–7, 8–15, … (those before the last eight, the others 0) and the last eight as little-endian words; `count` 0
+/// for none.
 typedef struct {
-    uint64_t words[6];
-    uint64_t last;
     uint32_t count;
     uint32_t modern;
+    uint64_t last;
+    uint64_t words[CSIMD_TAIL_WORDS];  // after the fields every comparison reads: a short tail's are in one cache line
 } csimd_header_tail;
 
 #define CSIMD_HEADER_TAILS 8
@@ -170,20 +175,20 @@ size_t csimd_header_run(
 /// bytes or more: the type, bytes 1–2, masked out of the first word), `  host name[pid]: ` (syslog), ` host name[pid]`
 /// (BSD syslog: a sender group or none and `: ` follow) or ` device name` (device syslog, a sender group allowed after
 /// it, then `[pid]` as `pid`, its `pid_count` bytes, 3–8, as a little-endian word); from the pid, `pid  ttl  name: `
-/// (default); 8 to 56 bytes. `words` holds bytes 0–7 (masked by `mask`), 8–15, …, 40–47 as little-endian words, `last`
-/// the last eight; `format` is one more than the index of the format of the record it was read from, `count` 0 for
+/// (default); 8 to 128 bytes. `words` holds bytes 0–7 (masked by `mask`), 8–15, … (those before the last eight, the
+/// others 0) as little-endian words, `last` the last eight; `format` is one more than the index of the format of the record it was read from, `count` 0 for
 /// none. `unnamed` is 1 for a device syslog tail of a record read without a device name (` name`, its process right
 /// after the timestamp: PCRE2's second way, taken only when the first fails), whose lines are taken only when the
 /// first way fails for them too.
 typedef struct {
-    uint64_t words[6];
-    uint64_t last;
-    uint64_t mask;
-    uint64_t pid;
-    uint32_t pid_count;
     uint32_t count;
     uint32_t format;
+    uint32_t pid_count;
     uint32_t unnamed;
+    uint64_t mask;
+    uint64_t pid;
+    uint64_t last;
+    uint64_t words[CSIMD_TAIL_WORDS];  // after the fields every comparison reads: a short tail's are in one cache line
 } csimd_style_tail;
 
 /// A run of one `log` style's lines: the clock of the record that armed it (as `csimd_header_clock`), its style
