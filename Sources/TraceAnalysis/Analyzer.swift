@@ -248,8 +248,11 @@ struct InputAnalysis {
     private var lastEvent: LifecycleEvent?
     private var lastTime: Timestamp?
 
-    // Records whose timestamps tie, held to be ordered by their sequence capture (ndjson's machTimestamp).
-    private var ties: [(sequence: Int, number: Int, bytes: [UInt8], fields: RecordParser.Fields)] = []
+    // Records whose timestamps tie, held to be ordered by their sequence capture (ndjson's machTimestamp): their
+    // lines one after another in `tieBytes`, which keeps its room (no allocation a line).
+    private typealias Tie = (sequence: Int, number: Int, bytes: Range<Int>, fields: RecordParser.Fields)
+    private var ties: [Tie] = []
+    private var tieBytes: [UInt8] = []
     static let maxTies = 10_000
 
     // Incarnations, and a one-entry cache so consecutive lines of one process cost no lookup.
@@ -507,7 +510,9 @@ struct InputAnalysis {
             parser.countPrefixes(into: &prefixLines)
             if let sequence = fields.sequence, let time = fields.timestamp {
                 if let first = ties.first, first.fields.timestamp != time || ties.count >= Self.maxTies { flushTies() }
-                ties.append((sequence, number, Array(line), fields))
+                let start = tieBytes.count
+                tieBytes.append(contentsOf: line)
+                ties.append((sequence, number, start..<tieBytes.count, fields))
                 return
             }
             flushTies()
@@ -552,13 +557,23 @@ struct InputAnalysis {
     }
 
     private mutating func flushHeldTies() {
-        let group =
-            ties.count > 1
-            ? ties.enumerated().sorted { a, b in
+        var group: [Tie] = []
+        var bytes: [UInt8] = []
+        swap(&group, &ties)
+        swap(&bytes, &tieBytes)
+        if group.count > 1 {
+            group = group.enumerated().sorted { a, b in
                 (a.element.sequence, a.offset) < (b.element.sequence, b.offset)
-            }.map(\.element) : ties
-        ties.removeAll(keepingCapacity: true)
-        for tie in group { tie.bytes.withUnsafeBytes { record(tie.fields, $0, tie.number) } }
+            }.map(\.element)
+        }
+        bytes.withUnsafeBytes { held in
+            for tie in group { record(tie.fields, UnsafeRawBufferPointer(rebasing: held[tie.bytes]), tie.number) }
+        }
+        // The room is kept for the next ties, unless a long stretch of them made it big.
+        group.removeAll(keepingCapacity: group.capacity <= 1_024)
+        bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
+        swap(&group, &ties)
+        swap(&bytes, &tieBytes)
     }
 
     @inline(__always)

@@ -576,14 +576,12 @@ enum LogStyleHeader {
         /// `(?:[^"\\]++|\\.)*+"`: a string with escapes, up to its closing quote.
         static func escapedString(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Range<Int>? {
             var index = start
-            while index < count {
-                switch base[index] {
-                case UInt8(ascii: "\""): return start..<index
-                case UInt8(ascii: "\\"): index &+= 2
-                default: index &+= 1
-                }
+            while true {
+                index = NSLogHeader.firstOf(UInt8(ascii: "\""), UInt8(ascii: "\\"), base, from: index, count)
+                guard index < count else { return nil }
+                if base[index] == UInt8(ascii: "\"") { return start..<index }
+                index &+= 2
             }
-            return nil
         }
 
         /// `[^"]+"`.
@@ -594,8 +592,7 @@ enum LogStyleHeader {
 
         /// `[^"\\]*"`.
         static func plainString(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Range<Int>? {
-            var index = start
-            while index < count, base[index] != UInt8(ascii: "\""), base[index] != UInt8(ascii: "\\") { index &+= 1 }
+            let index = NSLogHeader.firstOf(UInt8(ascii: "\""), UInt8(ascii: "\\"), base, from: start, count)
             return index < count && base[index] == UInt8(ascii: "\"") ? start..<index : nil
         }
 

@@ -619,15 +619,19 @@ enum JSONString {
             let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             out.append(contentsOf: Array(String(Character(scalar)).utf8))
         }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let backslash = UInt8(ascii: "\\")
         while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count else {
+            // The bytes up to the next backslash (or a backslash that ends the string), as they are.
+            var next = NSLogHeader.firstOf(backslash, backslash, base, from: index, bytes.count)
+            if next == index, index + 1 == bytes.count { next = bytes.count }
+            if next > index {
                 if let high = pendingHigh {
                     append(scalar: high)
                     pendingHigh = nil
                 }
-                out.append(byte)
-                index += 1
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<next]))
+                index = next
                 continue
             }
             let code = bytes[index + 1]
