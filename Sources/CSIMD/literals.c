@@ -80,10 +80,10 @@ static inline void csimd_clear_past(size_t count, uint64_t *newlines, uint64_t *
     candidates[count / 64] &= kept;
 }
 
-/// The LF bits of the last `count` (< 64) bytes, one by one.
-static inline uint64_t csimd_newline_tail(const uint8_t *bytes, size_t count) {
+/// The bits of the last `count` (< 64) bytes that are `byte`, one by one.
+static inline uint64_t csimd_byte_tail(const uint8_t *bytes, size_t count, uint8_t byte) {
     uint64_t word = 0;
-    for (size_t i = 0; i < count; i++) word |= (uint64_t)(bytes[i] == 0x0A) << i;
+    for (size_t i = 0; i < count; i++) word |= (uint64_t)(bytes[i] == byte) << i;
     return word;
 }
 
@@ -116,19 +116,20 @@ int csimd_vector_level(void) {
     return level;
 }
 
-/// The LF marks of the 64 bytes at `p`.
-__attribute__((target("avx2"))) static inline uint64_t csimd_newlines64(const uint8_t *p) {
-    const __m256i lf = _mm256_set1_epi8(0x0A);
-    const uint32_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)p), lf));
+/// The marks of `byte` in the 64 bytes at `p`.
+__attribute__((target("avx2"))) static inline uint64_t csimd_bytes64(const uint8_t *p, uint8_t byte) {
+    const __m256i v = _mm256_set1_epi8((char)byte);
+    const uint32_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)p), v));
     const uint32_t high =
-        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(p + 32)), lf));
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(p + 32)), v));
     return (uint64_t)high << 32 | low;
 }
 
-__attribute__((target("avx2"))) void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
+__attribute__((target("avx2"))) void csimd_byte_marks(
+    const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap) {
     size_t i = 0;
-    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_newlines64(bytes + i);
-    if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
+    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_bytes64(bytes + i, byte);
+    if (i < count) bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i, byte);
 }
 
 /// Opening minus closing brackets among the bytes of `v` that `keep` marks (bit i for byte i).
@@ -256,7 +257,7 @@ __attribute__((target("avx2"), no_sanitize("address"))) static void csimd_scan_a
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
     const __m256i *tables = (const __m256i *)set->wide;
     for (size_t i = 0; i < count; i += 64) {
-        newlines[i / 64] = csimd_newlines64(bytes + i);
+        newlines[i / 64] = csimd_bytes64(bytes + i, 0x0A);
         candidates[i / 64] = csimd_marks_avx2(bytes + i, tables);
     }
 }
@@ -312,17 +313,17 @@ static inline uint64_t csimd_bits(uint8x16_t t0, uint8x16_t t1, uint8x16_t t2, u
     return vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
 }
 
-/// The LF marks of the 64 bytes at `p`.
-static inline uint64_t csimd_newlines64(const uint8_t *p) {
-    const uint8x16_t lf = vdupq_n_u8(0x0A);
-    return csimd_bits(vceqq_u8(vld1q_u8(p), lf), vceqq_u8(vld1q_u8(p + 16), lf), vceqq_u8(vld1q_u8(p + 32), lf),
-        vceqq_u8(vld1q_u8(p + 48), lf));
+/// The marks of `byte` in the 64 bytes at `p`.
+static inline uint64_t csimd_bytes64(const uint8_t *p, uint8_t byte) {
+    const uint8x16_t v = vdupq_n_u8(byte);
+    return csimd_bits(vceqq_u8(vld1q_u8(p), v), vceqq_u8(vld1q_u8(p + 16), v), vceqq_u8(vld1q_u8(p + 32), v),
+        vceqq_u8(vld1q_u8(p + 48), v));
 }
 
-void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
+void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap) {
     size_t i = 0;
-    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_newlines64(bytes + i);
-    if (i < count) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i);
+    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_bytes64(bytes + i, byte);
+    if (i < count) bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i, byte);
 }
 
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
@@ -409,7 +410,7 @@ __attribute__((no_sanitize("address"))) void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
     for (size_t i = 0; i < count; i += 64) {
         const uint8_t *p = bytes + i;
-        newlines[i / 64] = csimd_newlines64(p);
+        newlines[i / 64] = csimd_bytes64(p, 0x0A);
         const uint8x16_t r0 = csimd_block(p, set), r1 = csimd_block(p + 16, set);
         const uint8x16_t r2 = csimd_block(p + 32, set), r3 = csimd_block(p + 48, set);
         candidates[i / 64] = csimd_bits(vtstq_u8(r0, r0), vtstq_u8(r1, r1), vtstq_u8(r2, r2), vtstq_u8(r3, r3));
@@ -430,8 +431,10 @@ void csimd_scan(
     (void)candidates;
 }
 
-void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap) {
-    for (size_t i = 0; i < count; i += 64) bitmap[i / 64] = csimd_newline_tail(bytes + i, count - i < 64 ? count - i : 64);
+void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap) {
+    for (size_t i = 0; i < count; i += 64) {
+        bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i < 64 ? count - i : 64, byte);
+    }
 }
 
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {

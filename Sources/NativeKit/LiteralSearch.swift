@@ -1,5 +1,13 @@
 import CSIMD
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Finds the first of a set of ASCII-caseless literals (three bytes or more) in a buffer, 32 positions at a time
 /// (16 on AArch64), with the vector byte shuffles of Hyperscan's "Teddy" algorithm (``CSIMD``'s
 /// `csimd_literals_find`).
@@ -424,7 +432,7 @@ public final class LiteralSearch: @unchecked Sendable {
     }
 }
 
-/// Where the line feeds of a buffer are, 64 bytes per step (``CSIMD``'s `csimd_newlines`).
+/// Where the line feeds of a buffer are, 64 bytes per step (``CSIMD``'s `csimd_byte_marks`).
 public enum NewlineScan {
     /// Whether this processor runs the scan with vectors (x86-64 with AVX2, or AArch64); a reader keeps `memchr`
     /// otherwise.
@@ -435,8 +443,59 @@ public enum NewlineScan {
     @inlinable
     public static func mark(_ bytes: UnsafeRawBufferPointer, into bitmap: UnsafeMutablePointer<UInt64>) {
         guard let base = bytes.baseAddress else { return }
-        csimd_newlines(base.assumingMemoryBound(to: UInt8.self), bytes.count, bitmap)
+        csimd_byte_marks(base.assumingMemoryBound(to: UInt8.self), bytes.count, 0x0A, bitmap)
     }
+}
+
+/// Where a pair of bytes is in a buffer (each `":` of a `log-ndjson` line, where its keys end): 64 bytes per step
+/// with vectors (`csimd_byte_marks` for each byte, a window of 1,024 bytes at a time), with `memchr` where
+/// ``NewlineScan`` has none.
+public enum BytePairScan {
+    /// Calls `body` with each position of `first` followed by `second` in `bytes` from `start` on, in order, while
+    /// it returns true.
+    @inlinable
+    public static func forEach(
+        _ first: UInt8, _ second: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, _ body: (Int) -> Bool
+    ) {
+        guard let base = bytes.baseAddress, start < bytes.count else { return }
+        let count = bytes.count
+        guard NewlineScan.isAvailable else {
+            var from = start
+            while from < count, let found = memchr(base + from, Int32(first), count &- from) {
+                let position = UnsafeRawPointer(found) - base
+                if position &+ 1 < count, bytes[position &+ 1] == second { guard body(position) else { return } }
+                from = position &+ 1
+            }
+            return
+        }
+        let words = window >> 6
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 &* words &+ 1) { bits in
+            guard let firsts = bits.baseAddress else { return }
+            let seconds = firsts + words
+            let bytes = base.assumingMemoryBound(to: UInt8.self)
+            var from = start
+            while from < count {
+                let size = min(window, count &- from)
+                // The second bytes one further: the window's last byte pairs with the one after it.
+                let reach = min(size &+ 1, count &- from)
+                csimd_byte_marks(bytes + from, size, first, firsts)
+                csimd_byte_marks(bytes + from, reach, second, seconds)
+                if reach <= size { seconds[(size &+ 63) >> 6] = 0 }
+                for word in 0..<(size &+ 63) >> 6 {
+                    var marks = firsts[word] & (seconds[word] >> 1 | seconds[word &+ 1] << 63)
+                    while marks != 0 {
+                        guard body(from &+ word << 6 &+ marks.trailingZeroBitCount) else { return }
+                        marks &= marks &- 1
+                    }
+                }
+                from &+= size
+            }
+        }
+    }
+
+    /// The bytes marked per call of `csimd_byte_marks`.
+    @usableFromInline
+    static let window = 1_024
 }
 
 /// Opening minus closing brackets (`{([` and `})]`) in a buffer: how far a line opens or closes an NSDictionary

@@ -297,24 +297,26 @@ int main(void) {
             fprintf(stderr, "bracket balance mismatch at a page end: length %zu\n", length);
         }
     }
-    // Newline bitmaps of random bytes with many LFs, every length up to 300, against a byte loop.
+    // Byte bitmaps (LFs, and quotes as the ndjson reader asks) of random bytes with many of them, every length up
+    // to 300, against a byte loop.
     {
         static uint8_t lines[300];
         static uint64_t marks[8];
         for (int round = 0; round < 200; round++) {
-            for (size_t i = 0; i < sizeof lines; i++) lines[i] = next() % 5 == 0 ? 0x0A : (uint8_t)next();
+            const uint8_t byte = round % 2 ? 0x0A : '"';
+            for (size_t i = 0; i < sizeof lines; i++) lines[i] = next() % 5 == 0 ? byte : (uint8_t)next();
             for (size_t count = 0; count <= sizeof lines; count++) {
                 memset(marks, 0xA5, sizeof marks);
-                csimd_newlines(lines, count, marks);
+                csimd_byte_marks(lines, count, byte, marks);
                 int ok = 1;
                 for (size_t p = 0; p < (count + 63) / 64 * 64; p++) {
-                    const int expected = p < count && lines[p] == 0x0A;
+                    const int expected = p < count && lines[p] == byte;
                     if ((int)(marks[p / 64] >> (p % 64) & 1) != expected) ok = 0;
                 }
                 if (ok) {
                     passed++;
                 } else if (++failed <= 5) {
-                    fprintf(stderr, "newlines mismatch: count %zu\n", count);
+                    fprintf(stderr, "byte marks mismatch: byte %u, count %zu\n", byte, count);
                 }
             }
         }

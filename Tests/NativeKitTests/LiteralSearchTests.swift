@@ -123,3 +123,48 @@ struct BracketBalanceTests {
         #expect(BracketBalance.of(UnsafeRawBufferPointer(start: nil, count: 0)) == 0)
     }
 }
+
+@Suite("Byte pair scan")
+struct BytePairScanTests {
+    /// Every position of a byte followed by another, in order, from every start, as a byte loop finds them: across
+    /// the windows of 1,024 bytes the vectors mark (a pair may straddle two), and stopping where the caller says.
+    @Test func findsWhatAByteLoopFinds() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let (quote, colon) = (UInt8(ascii: "\""), UInt8(ascii: ":"))
+        var text = (0..<2_600).map { _ in
+            switch next() % 8 {
+            case 0, 1: quote
+            case 2, 3: colon
+            default: UInt8(truncatingIfNeeded: next())
+            }
+        }
+        for straddle in [63, 1_023, 2_047] { (text[straddle], text[straddle + 1]) = (quote, colon) }
+        text.withUnsafeBytes { all in
+            for length in [0, 1, 2, 63, 64, 65, 1_023, 1_024, 1_025, 2_048, 2_600] {
+                let bytes = UnsafeRawBufferPointer(rebasing: all[0..<length])
+                for start in [0, 1, 5, 63, 64, 1_000, 1_024, 1_030, length] where start <= length {
+                    let expected = (start..<length).filter {
+                        $0 + 1 < length && bytes[$0] == quote && bytes[$0 + 1] == colon
+                    }
+                    var found: [Int] = []
+                    BytePairScan.forEach(quote, colon, in: bytes, from: start) { position in
+                        found.append(position)
+                        return true
+                    }
+                    #expect(found == expected, "length \(length), from \(start)")
+                    // Stopped after the third.
+                    var first: [Int] = []
+                    BytePairScan.forEach(quote, colon, in: bytes, from: start) { position in
+                        first.append(position)
+                        return first.count < 3
+                    }
+                    #expect(first == Array(expected.prefix(3)), "length \(length), from \(start), three")
+                }
+            }
+        }
+    }
+}

@@ -61,10 +61,11 @@ void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, in
 /// the lowest-numbered literal found there. Reads no byte outside the buffer.
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal);
 
-/// Marks every LF (0x0A) of `bytes[0..<count]` in `bitmap`, bit p of word p / 64, 64 bytes per step: a reader then
-/// finds each line's end with a bit scan instead of a `memchr` call per line. The bits of the last word past
-/// `count` are clear; `bitmap` holds at least (count + 63) / 64 words. Reads no byte outside the buffer.
-void csimd_newlines(const uint8_t *bytes, size_t count, uint64_t *bitmap);
+/// Marks every `byte` of `bytes[0..<count]` in `bitmap`, bit p of word p / 64, 64 bytes per step: a reader then
+/// finds each line's end (LF, 0x0A) with a bit scan instead of a `memchr` call per line, and the `log-ndjson`
+/// reader each quote of a line. The bits of the last word past `count` are clear; `bitmap` holds at least
+/// (count + 63) / 64 words. Reads no byte outside the buffer.
+void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap);
 
 /// Opening minus closing brackets (`{([` and `})]`) in `bytes`: 32 bytes at a time with AVX2 (16 with NEON) when
 /// `vectors` (`csimd_vector_level()` is not 0), byte by byte otherwise.
@@ -74,7 +75,7 @@ int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors);
 #define CSIMD_SCAN_PADDING 128
 
 /// One pass over a buffer for both of its per-chunk marks: every LF of `bytes[0..<count]` in `newlines` (as
-/// `csimd_newlines`), and in `candidates` every position where a literal of `set` can begin, by the vector filter
+/// `csimd_byte_marks`), and in `candidates` every position where a literal of `set` can begin, by the vector filter
 /// alone (each position where one does begin is marked; most marked ones are not verified here). Bit p of word
 /// p / 64, bits past `count` clear; both bitmaps hold (count + 63) / 64 words. Reads up to `CSIMD_SCAN_PADDING`
 /// bytes past `count`, which must be readable. With AVX-512 (level 2) 64 positions per step.
