@@ -96,11 +96,8 @@ struct LiteralSearchTests {
 struct BracketBalanceTests {
     /// The vector count against a byte loop, on text rich in brackets, from every start to every length.
     @Test func countsLikeAByteLoop() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
+        var random = SeededBits(state: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { random.next() }
         let pool = Array("{}()[]{{((x ]".utf8)
         let text = (0..<300).map { _ in
             next() % 3 == 0 ? UInt8(truncatingIfNeeded: next()) : pool[Int(next()) % pool.count]
@@ -129,11 +126,8 @@ struct BytePairScanTests {
     /// Every position of a byte followed by another, in order, from every start, as a byte loop finds them: across
     /// the windows of 1,024 bytes the vectors mark (a pair may straddle two), and stopping where the caller says.
     @Test func findsWhatAByteLoopFinds() {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
+        var random = SeededBits(state: 0x2545_F491_4F6C_DD1D)
+        func next() -> UInt64 { random.next() }
         let (quote, colon) = (UInt8(ascii: "\""), UInt8(ascii: ":"))
         var text = (0..<2_600).map { _ in
             switch next() % 8 {
@@ -166,5 +160,15 @@ struct BytePairScanTests {
                 }
             }
         }
+    }
+}
+
+/// A linear congruential generator's high bits: the same random text for a test on every run.
+struct SeededBits {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
     }
 }
