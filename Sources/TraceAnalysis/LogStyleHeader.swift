@@ -512,7 +512,8 @@ enum LogStyleHeader {
             return nil
         }
         var values = NDJSONValues()
-        // Each key ends with `":`: only there can one end (a key found at a quote ends at the next such pair).
+        // Each key holds `":` where its name ends, a fixed distance from its opening quote: the keys are tried at
+        // those pairs, in order.
         let line = UnsafeRawBufferPointer(start: base, count: count)
         BytePairScan.forEach(UInt8(ascii: "\""), UInt8(ascii: ":"), in: line, from: 2) { end in
             values.tryKeys(endingAt: end, base, count)

@@ -61,10 +61,10 @@ void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, in
 /// the lowest-numbered literal found there. Reads no byte outside the buffer.
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal);
 
-/// Marks every `byte` of `bytes[0..<count]` in `bitmap`, bit p of word p / 64, 64 bytes per step: a reader then
-/// finds each line's end (LF, 0x0A) with a bit scan instead of a `memchr` call per line, and the `log-ndjson`
-/// reader each quote of a line. The bits of the last word past `count` are clear; `bitmap` holds at least
-/// (count + 63) / 64 words. Reads no byte outside the buffer.
+/// Marks every `byte` of `bytes[0..<count]` in `bitmap`, bit p of word p / 64, 64 bytes per step: a reader then finds
+/// each line's end (LF, 0x0A) with a bit scan instead of a `memchr` call per line, and the `log-ndjson` reader each
+/// `":` of a line (its quotes and its colons, `BytePairScan`). The bits of the last word past `count` are clear;
+/// `bitmap` holds at least (count + 63) / 64 words. Reads no byte outside the buffer.
 void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap);
 
 /// Opening minus closing brackets (`{([` and `})]`) in `bytes`: 32 bytes at a time with AVX2 (16 with NEON) when
@@ -177,10 +177,10 @@ size_t csimd_header_run(
 /// (BSD syslog: a sender group or none and `: ` follow) or ` device name` (device syslog, a sender group allowed after
 /// it, then `[pid]` as `pid`, its `pid_count` bytes, 3–8, as a little-endian word); from the pid, `pid  ttl  name: `
 /// (default); 8 to 128 bytes. `words` holds bytes 0–7 (masked by `mask`), 8–15, … (those before the last eight, the
-/// others 0) as little-endian words, `last` the last eight; `format` is one more than the index of the format of the record it was read from, `count` 0 for
-/// none. `unnamed` is 1 for a device syslog tail of a record read without a device name (` name`, its process right
-/// after the timestamp: PCRE2's second way, taken only when the first fails), whose lines are taken only when the
-/// first way fails for them too.
+/// others 0) as little-endian words, `last` the last eight; `format` is one more than the index of the format of the
+/// record it was read from, `count` 0 for none. `unnamed` is 1 for a device syslog tail of a record read without a
+/// device name (` name`, its process right after the timestamp: PCRE2's second way, taken only when the first fails),
+/// whose lines are taken only when the first way fails for them too.
 typedef struct {
     uint32_t count;
     uint32_t format;
