@@ -87,6 +87,16 @@ static inline uint64_t csimd_byte_tail(const uint8_t *bytes, size_t count, uint8
     return word;
 }
 
+/// The bits of the positions p of the first 64 of `count` bytes where `first` is followed by `second` (p + 1 <
+/// `count`), one by one.
+static inline uint64_t csimd_pair_tail(const uint8_t *bytes, size_t count, uint8_t first, uint8_t second) {
+    uint64_t word = 0;
+    for (size_t i = 0; i + 1 < count && i < 64; i++) {
+        word |= (uint64_t)(bytes[i] == first && bytes[i + 1] == second) << i;
+    }
+    return word;
+}
+
 /// Opening minus closing brackets (`{([` and `})]`) among the last `count` bytes, one by one.
 static inline int64_t csimd_bracket_tail(const uint8_t *bytes, size_t count) {
     int64_t balance = 0;
@@ -130,6 +140,15 @@ __attribute__((target("avx2"))) void csimd_byte_marks(
     size_t i = 0;
     for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_bytes64(bytes + i, byte);
     if (i < count) bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i, byte);
+}
+
+__attribute__((target("avx2"))) void csimd_pair_marks(
+    const uint8_t *bytes, size_t count, uint8_t first, uint8_t second, uint64_t *bitmap) {
+    size_t i = 0;
+    for (; i + 65 <= count; i += 64) {
+        bitmap[i / 64] = csimd_bytes64(bytes + i, first) & csimd_bytes64(bytes + i + 1, second);
+    }
+    if (i < count) bitmap[i / 64] = csimd_pair_tail(bytes + i, count - i, first, second);
 }
 
 /// Opening minus closing brackets among the bytes of `v` that `keep` marks (bit i for byte i).
@@ -326,6 +345,14 @@ void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t
     if (i < count) bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i, byte);
 }
 
+void csimd_pair_marks(const uint8_t *bytes, size_t count, uint8_t first, uint8_t second, uint64_t *bitmap) {
+    size_t i = 0;
+    for (; i + 65 <= count; i += 64) {
+        bitmap[i / 64] = csimd_bytes64(bytes + i, first) & csimd_bytes64(bytes + i + 1, second);
+    }
+    if (i < count) bitmap[i / 64] = csimd_pair_tail(bytes + i, count - i, first, second);
+}
+
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
     (void)vectors;  // NEON is always there
     int64_t balance = 0;
@@ -435,6 +462,10 @@ void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t
     for (size_t i = 0; i < count; i += 64) {
         bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i < 64 ? count - i : 64, byte);
     }
+}
+
+void csimd_pair_marks(const uint8_t *bytes, size_t count, uint8_t first, uint8_t second, uint64_t *bitmap) {
+    for (size_t i = 0; i < count; i += 64) bitmap[i / 64] = csimd_pair_tail(bytes + i, count - i, first, second);
 }
 
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {

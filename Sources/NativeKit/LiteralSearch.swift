@@ -448,8 +448,7 @@ public enum NewlineScan {
 }
 
 /// Where a pair of bytes is in a buffer (each `":` of a `log-ndjson` line, where its keys end): 64 bytes per step
-/// with vectors (`csimd_byte_marks` for each byte, a window of 1,024 bytes at a time), with `memchr` where
-/// ``NewlineScan`` has none.
+/// with vectors (`csimd_pair_marks`, a window of 1,024 bytes at a time), with `memchr` where ``NewlineScan`` has none.
 public enum BytePairScan {
     /// Calls `body` with each position of `first` followed by `second` in `bytes` from `start` on, in order, while
     /// it returns true.
@@ -468,24 +467,19 @@ public enum BytePairScan {
             }
             return
         }
-        let words = window >> 6
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 &* words &+ 1) { bits in
-            guard let firsts = bits.baseAddress else { return }
-            let seconds = firsts + words
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: window >> 6 &+ 1) { bits in
+            guard let marks = bits.baseAddress else { return }
             let bytes = base.assumingMemoryBound(to: UInt8.self)
             var from = start
             while from < count {
                 let size = min(window, count &- from)
-                // The second bytes one further: the window's last byte pairs with the one after it.
-                let reach = min(size &+ 1, count &- from)
-                csimd_byte_marks(bytes + from, size, first, firsts)
-                csimd_byte_marks(bytes + from, reach, second, seconds)
-                if reach <= size { seconds[(size &+ 63) >> 6] = 0 }
+                // With the byte after the window, when there is one: a pair may begin at the window's last byte.
+                csimd_pair_marks(bytes + from, min(size &+ 1, count &- from), first, second, marks)
                 for word in 0..<(size &+ 63) >> 6 {
-                    var marks = firsts[word] & (seconds[word] >> 1 | seconds[word &+ 1] << 63)
-                    while marks != 0 {
-                        guard body(from &+ word << 6 &+ marks.trailingZeroBitCount) else { return }
-                        marks &= marks &- 1
+                    var bits = marks[word]
+                    while bits != 0 {
+                        guard body(from &+ word << 6 &+ bits.trailingZeroBitCount) else { return }
+                        bits &= bits &- 1
                     }
                 }
                 from &+= size
@@ -493,7 +487,7 @@ public enum BytePairScan {
         }
     }
 
-    /// The bytes marked per call of `csimd_byte_marks`.
+    /// The bytes marked per call of `csimd_pair_marks`.
     @usableFromInline
     static let window = 1_024
 }

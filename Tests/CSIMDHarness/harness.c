@@ -320,6 +320,27 @@ int main(void) {
                 }
             }
         }
+        // Pair marks (`":`, as the ndjson reader asks) of random text rich in both bytes, every length up to 300.
+        for (int round = 0; round < 200; round++) {
+            for (size_t i = 0; i < sizeof lines; i++) {
+                const uint64_t pick = next() % 8;
+                lines[i] = pick < 2 ? '"' : pick < 4 ? ':' : (uint8_t)next();
+            }
+            for (size_t count = 0; count <= sizeof lines; count++) {
+                memset(marks, 0xA5, sizeof marks);
+                csimd_pair_marks(lines, count, '"', ':', marks);
+                int ok = 1;
+                for (size_t p = 0; p < (count + 63) / 64 * 64; p++) {
+                    const int expected = p + 1 < count && lines[p] == '"' && lines[p + 1] == ':';
+                    if ((int)(marks[p / 64] >> (p % 64) & 1) != expected) ok = 0;
+                }
+                if (ok) {
+                    passed++;
+                } else if (++failed <= 5) {
+                    fprintf(stderr, "pair marks mismatch: count %zu\n", count);
+                }
+            }
+        }
         // The bracket balance against a byte loop, from every start to every end of random text rich in brackets.
         static const uint8_t pool[] = "{}()[]{{((x ]";
         for (int round = 0; round < 50; round++) {

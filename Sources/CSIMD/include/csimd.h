@@ -62,10 +62,13 @@ void csimd_literals_index(csimd_literals *set, int32_t count, int32_t *slots, in
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal);
 
 /// Marks every `byte` of `bytes[0..<count]` in `bitmap`, bit p of word p / 64, 64 bytes per step: a reader then finds
-/// each line's end (LF, 0x0A) with a bit scan instead of a `memchr` call per line, and the `log-ndjson` reader each
-/// `":` of a line (its quotes and its colons, `BytePairScan`). The bits of the last word past `count` are clear;
-/// `bitmap` holds at least (count + 63) / 64 words. Reads no byte outside the buffer.
+/// each line's end (LF, 0x0A) with a bit scan instead of a `memchr` call per line. The bits of the last word past
+/// `count` are clear; `bitmap` holds at least (count + 63) / 64 words. Reads no byte outside the buffer.
 void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap);
+
+/// Marks, as `csimd_byte_marks` marks a byte, every position p of `bytes[0..<count]` where `first` is followed by
+/// `second` (p + 1 < `count`): the `log-ndjson` reader's `":`, where a key's name ends (`BytePairScan`).
+void csimd_pair_marks(const uint8_t *bytes, size_t count, uint8_t first, uint8_t second, uint64_t *bitmap);
 
 /// Opening minus closing brackets (`{([` and `})]`) in `bytes`: 32 bytes at a time with AVX2 (16 with NEON) when
 /// `vectors` (`csimd_vector_level()` is not 0), byte by byte otherwise.
