@@ -457,16 +457,8 @@ public enum BytePairScan {
         _ first: UInt8, _ second: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, _ body: (Int) -> Bool
     ) {
         guard let base = bytes.baseAddress, start < bytes.count else { return }
+        guard NewlineScan.isAvailable else { return withoutVectors(first, second, in: bytes, from: start, body) }
         let count = bytes.count
-        guard NewlineScan.isAvailable else {
-            var from = start
-            while from < count, let found = memchr(base + from, Int32(first), count &- from) {
-                let position = UnsafeRawPointer(found) - base
-                if position &+ 1 < count, bytes[position &+ 1] == second { guard body(position) else { return } }
-                from = position &+ 1
-            }
-            return
-        }
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: window >> 6 &+ 1) { bits in
             guard let marks = bits.baseAddress else { return }
             let bytes = base.assumingMemoryBound(to: UInt8.self)
@@ -484,6 +476,21 @@ public enum BytePairScan {
                 }
                 from &+= size
             }
+        }
+    }
+
+    /// ``forEach(_:_:in:from:_:)`` where the processor has no vectors for it: `memchr` for each `first`.
+    @usableFromInline
+    static func withoutVectors(
+        _ first: UInt8, _ second: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, _ body: (Int) -> Bool
+    ) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        var from = start
+        while from < count, let found = memchr(base + from, Int32(first), count &- from) {
+            let position = UnsafeRawPointer(found) - base
+            if position &+ 1 < count, bytes[position &+ 1] == second { guard body(position) else { return } }
+            from = position &+ 1
         }
     }
 

@@ -1,5 +1,6 @@
-import NativeKit
 import Testing
+
+@testable import NativeKit
 
 #if canImport(Glibc)
     import Glibc
@@ -150,6 +151,13 @@ struct BytePairScanTests {
                         return true
                     }
                     #expect(found == expected, "length \(length), from \(start)")
+                    // The same without vectors, as a processor without them runs it.
+                    var plain: [Int] = []
+                    BytePairScan.withoutVectors(quote, colon, in: bytes, from: start) { position in
+                        plain.append(position)
+                        return true
+                    }
+                    #expect(plain == expected, "length \(length), from \(start), without vectors")
                     // Stopped after the third.
                     var first: [Int] = []
                     BytePairScan.forEach(quote, colon, in: bytes, from: start) { position in
