@@ -135,21 +135,8 @@ __attribute__((target("avx2"))) static inline uint64_t csimd_bytes64(const uint8
     return (uint64_t)high << 32 | low;
 }
 
-__attribute__((target("avx2"))) void csimd_byte_marks(
-    const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap) {
-    size_t i = 0;
-    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_bytes64(bytes + i, byte);
-    if (i < count) bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i, byte);
-}
-
-__attribute__((target("avx2"))) void csimd_pair_marks(
-    const uint8_t *bytes, size_t count, uint8_t first, uint8_t second, uint64_t *bitmap) {
-    size_t i = 0;
-    for (; i + 65 <= count; i += 64) {
-        bitmap[i / 64] = csimd_bytes64(bytes + i, first) & csimd_bytes64(bytes + i + 1, second);
-    }
-    if (i < count) bitmap[i / 64] = csimd_pair_tail(bytes + i, count - i, first, second);
-}
+/// What the functions built on `csimd_bytes64` need to inline it (after the `#endif`).
+#define CSIMD_BYTES64_TARGET __attribute__((target("avx2")))
 
 /// Opening minus closing brackets among the bytes of `v` that `keep` marks (bit i for byte i).
 __attribute__((target("avx2,popcnt"))) static inline int64_t csimd_bracket_block(__m256i v, uint32_t keep) {
@@ -339,19 +326,7 @@ static inline uint64_t csimd_bytes64(const uint8_t *p, uint8_t byte) {
         vceqq_u8(vld1q_u8(p + 48), v));
 }
 
-void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap) {
-    size_t i = 0;
-    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_bytes64(bytes + i, byte);
-    if (i < count) bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i, byte);
-}
-
-void csimd_pair_marks(const uint8_t *bytes, size_t count, uint8_t first, uint8_t second, uint64_t *bitmap) {
-    size_t i = 0;
-    for (; i + 65 <= count; i += 64) {
-        bitmap[i / 64] = csimd_bytes64(bytes + i, first) & csimd_bytes64(bytes + i + 1, second);
-    }
-    if (i < count) bitmap[i / 64] = csimd_pair_tail(bytes + i, count - i, first, second);
-}
+#define CSIMD_BYTES64_TARGET
 
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
     (void)vectors;  // NEON is always there
@@ -480,4 +455,23 @@ size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size
     return count;
 }
 
+#endif
+
+#ifdef CSIMD_BYTES64_TARGET
+// The byte and pair marks, 64 bytes a step with `csimd_bytes64` (AVX2 or NEON), one by one for the last ones.
+
+CSIMD_BYTES64_TARGET void csimd_byte_marks(const uint8_t *bytes, size_t count, uint8_t byte, uint64_t *bitmap) {
+    size_t i = 0;
+    for (; i + 64 <= count; i += 64) bitmap[i / 64] = csimd_bytes64(bytes + i, byte);
+    if (i < count) bitmap[i / 64] = csimd_byte_tail(bytes + i, count - i, byte);
+}
+
+CSIMD_BYTES64_TARGET void csimd_pair_marks(
+    const uint8_t *bytes, size_t count, uint8_t first, uint8_t second, uint64_t *bitmap) {
+    size_t i = 0;
+    for (; i + 65 <= count; i += 64) {
+        bitmap[i / 64] = csimd_bytes64(bytes + i, first) & csimd_bytes64(bytes + i + 1, second);
+    }
+    if (i < count) bitmap[i / 64] = csimd_pair_tail(bytes + i, count - i, first, second);
+}
 #endif

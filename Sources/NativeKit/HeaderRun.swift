@@ -101,14 +101,14 @@ public final class HeaderRun {
             self.count = count
         }
 
-        /// Whether the ``count`` bytes at `base + start`, the first eight under `mask`, are this tail's (the caller
-        /// checked they are in the line).
+        /// Whether the ``count`` bytes at `base + start` are this tail's (the caller checked they are in the line),
+        /// for a tail read without a mask (NSLog's; the styles' are compared in C only).
         @inline(__always)
-        public func isAt(_ base: UnsafeRawPointer, _ start: Int, mask: UInt64 = ~0) -> Bool {
+        public func isAt(_ base: UnsafeRawPointer, _ start: Int) -> Bool {
             @inline(__always) func load(_ offset: Int) -> UInt64 {
                 UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self))
             }
-            guard load(count &- 8) == last, load(0) & mask == words.0 else { return false }
+            guard load(count &- 8) == last, load(0) == words.0 else { return false }
             return withUnsafeBytes(of: words) { words in
                 var offset = 8
                 while offset &+ 8 < count {
