@@ -15,6 +15,8 @@ public final class Matcher {
     /// Who defined the pattern (`format team-logger`), for failure messages.
     public let owner: String
     private let matchData: OpaquePointer
+    /// The regex's ``Regex/Prefilter``, held here so that a line it refuses costs no load through the regex.
+    private let prefilter: Regex.Prefilter
     private let matchContext: OpaquePointer?
     // Read by `range(_:)`, inlined into callers (a record's groups are read on every line).
     @usableFromInline let ovector: UnsafeMutablePointer<Int>
@@ -67,6 +69,7 @@ public final class Matcher {
         self.ovector = pcre2_get_ovector_pointer_8(data)
         self.unset = cpcre2_unset()
         self.captureCount = regex.captureCount
+        self.prefilter = regex.prefilter
         let context = pcre2_match_context_create_8(nil)
         if let context {
             pcre2_set_match_limit_8(context, limits.match)
@@ -83,6 +86,9 @@ public final class Matcher {
 
     /// Runs the pattern over `bytes` starting at byte `start`.
     ///
+    /// A subject the regex's ``Regex/Prefilter`` refuses is no match without a call to PCRE2 (most lines of a
+    /// capture are no record of most formats, and no prefix's).
+    ///
     /// Returns `true` on a match, `false` when there is none (or the pattern is retired); throws when PCRE2 gives
     /// up (a limit hit), after recording it in the failure log.
     @inline(__always)
@@ -92,6 +98,7 @@ public final class Matcher {
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         // PCRE2 wants a non-null subject even when it is empty.
         let rc: Int32
+        if let base, start <= bytes.count, !prefilter.admits(base, count: bytes.count, from: start) { return false }
         if let base, isJIT, start <= bytes.count {
             rc = pcre2_jit_match_8(regex.code, base, bytes.count, start, 0, matchData, matchContext)
         } else if let base {

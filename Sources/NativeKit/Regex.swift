@@ -1,5 +1,13 @@
 import CPCRE2
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A compiled, JIT-optimised PCRE2 pattern that works on UTF-8 bytes.
 ///
 /// The compiled code is immutable once built, so one `Regex` may be shared across threads; every thread
@@ -43,6 +51,10 @@ public final class Regex: @unchecked Sendable {
 
     let code: OpaquePointer
 
+    /// What every match of the pattern needs, as PCRE2 worked it out when compiling it: ``Matcher`` checks it before
+    /// calling PCRE2.
+    public let prefilter: Prefilter
+
     /// Compiles `pattern`; a syntax error throws with the byte offset where PCRE2 stopped. `writtenAs`: the pattern
     /// `pattern` was rewritten from, named in messages (``pattern``) instead of it.
     public init(_ pattern: String, options: Options = [], writtenAs: String? = nil) throws(RegexError) {
@@ -76,9 +88,98 @@ public final class Regex: @unchecked Sendable {
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
         self.captureCount = Int(count)
         self.groupNumbers = Regex.readNameTable(compiled)
+        self.prefilter = Prefilter(compiled)
     }
 
     deinit { pcre2_code_free_8(code) }
+
+    /// The conditions PCRE2 computes for its own start-of-match optimisations, read once so that a line that cannot
+    /// match costs no call: a subject shorter than the pattern's minimum length, a first byte of an anchored pattern
+    /// outside the set a match can begin with, or a subject without the literal byte every match holds cannot
+    /// match. Each is a property of the pattern, the same whichever engine runs it, and each errs towards trying:
+    /// - the minimum length counts characters, which in UTF-8 are one byte or more;
+    /// - the first bytes: a first code unit, or PCRE2's bitmap of first bytes; only ASCII bytes are refused
+    ///   (a byte from 0x80 is always tried), and a letter in either case (PCRE2 does not say whether it is caseless);
+    /// - the required byte (PCRE2's "last code unit"): ASCII only, a letter in either case.
+    ///
+    /// Patterns that can match an empty string have a minimum length of 0 and no first bytes (PCRE2 computes none).
+    public struct Prefilter: Sendable {
+        /// Bytes of a subject from the start of a match, at least.
+        public let minimumLength: Int
+        /// The ASCII bytes a match may begin with (bit `b` of word `b >> 6`), when the pattern is anchored and
+        /// PCRE2 knows them; all of them otherwise.
+        @usableFromInline let firstBytes: (UInt64, UInt64)
+        /// A byte every match holds after its start, in both cases for a letter (the same twice otherwise); nil when
+        /// PCRE2 names none.
+        public let requiredBytes: (UInt8, UInt8)?
+
+        init(_ code: OpaquePointer) {
+            func info(_ what: Int32) -> UInt32 {
+                var value: UInt32 = 0
+                return pcre2_pattern_info_8(code, UInt32(what), &value) == 0 ? value : 0
+            }
+            /// `unit` and its other case, for an ASCII letter.
+            func cases(_ unit: UInt32) -> (UInt8, UInt8) {
+                let byte = UInt8(unit)
+                let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                return (byte, isLetter ? byte ^ 0x20 : byte)
+            }
+            minimumLength = Int(info(PCRE2_INFO_MINLENGTH))
+            var first: (UInt64, UInt64) = (~0, ~0)
+            if info(PCRE2_INFO_ALLOPTIONS) & PCRE2_ANCHORED != 0 {
+                if info(PCRE2_INFO_FIRSTCODETYPE) == 1 {
+                    let unit = info(PCRE2_INFO_FIRSTCODEUNIT)
+                    if unit < 0x80 {
+                        first = (0, 0)
+                        let (one, other) = cases(unit)
+                        for byte in [one, other] { Self.set(byte, in: &first) }
+                    }
+                } else {
+                    var bitmap: UnsafePointer<UInt8>? = nil
+                    pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTBITMAP), &bitmap)
+                    if let bitmap {
+                        first = (0, 0)
+                        for byte in 0..<UInt8(0x80) where bitmap[Int(byte >> 3)] & (1 << (byte & 7)) != 0 {
+                            Self.set(byte, in: &first)
+                            // Both cases of a letter (the bitmap of a caseless pattern holds both already).
+                            let (_, other) = cases(UInt32(byte))
+                            Self.set(other, in: &first)
+                        }
+                    }
+                }
+            }
+            firstBytes = first
+            let last = info(PCRE2_INFO_LASTCODETYPE) == 1 ? info(PCRE2_INFO_LASTCODEUNIT) : 0x80
+            requiredBytes = last < 0x80 ? cases(last) : nil
+        }
+
+        private static func set(_ byte: UInt8, in words: inout (UInt64, UInt64)) {
+            if byte < 64 { words.0 |= 1 << UInt64(byte) } else { words.1 |= 1 << UInt64(byte &- 64) }
+        }
+
+        /// Whether a match may begin at byte `start` (≤ `count`) of the `count` bytes at `base`: false only when
+        /// PCRE2 would find none there.
+        @inlinable @inline(__always)
+        public func admits(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) -> Bool {
+            let rest = count &- start
+            if rest < minimumLength { return false }
+            if rest > 0 {
+                let byte = base[start]
+                if byte < 0x80 {
+                    let word = byte < 64 ? firstBytes.0 : firstBytes.1
+                    if (word >> UInt64(byte & 63)) & 1 == 0 { return false }
+                }
+            }
+            guard let (one, other) = requiredBytes else { return true }
+            if memchr(base + start, Int32(one), rest) != nil { return true }
+            return one != other && memchr(base + start, Int32(other), rest) != nil
+        }
+
+        /// Whether a match may begin with `byte` (tests).
+        public func mayBegin(with byte: UInt8) -> Bool {
+            byte >= 0x80 || ((byte < 64 ? firstBytes.0 : firstBytes.1) >> UInt64(byte & 63)) & 1 != 0
+        }
+    }
 
     /// JIT-compiles the pattern if that was not tried yet; returns whether it is compiled. Every match must come
     /// after this call (PCRE2 does not allow compiling while another thread matches): ``Matcher`` makes it before

@@ -162,7 +162,7 @@ public struct FormatCatalog: Sendable {
         self.fallback = formats.indices.first { formats[$0].format.isFallback }
         self.furniture = furniture
         self.repeats = repeats
-        self.tables = RecordParser.Tables(formats, recordFormats: recordFormats)
+        self.tables = RecordParser.Tables(formats, prefixes: prefixes, recordFormats: recordFormats)
     }
 
     /// The catalogue restricted to one format (`--input-format`); prefixes, furniture and repeat lines still apply.

@@ -9,9 +9,12 @@ final class LazyMatchers {
     /// The owner a matcher names when its pattern gives up, made with the matcher.
     private let owner: (Int) -> String
     private let failureLog: MatchFailureLog?
-    private var made: [Matcher?]
+    // Not checked for exclusive access at run time (read per line and per prefix tried; written only by `make`, on
+    // the one thread the matchers belong to, while no other access to them is open): the check cost more than
+    // the read.
+    @exclusivity(unchecked) private var made: [Matcher?]
     /// ``made``'s matchers, unretained (``made`` keeps them): read per line without counting a reference.
-    private var references: [Unmanaged<Matcher>?]
+    @exclusivity(unchecked) private var references: [Unmanaged<Matcher>?]
 
     init(_ regexes: [Regex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
         self.regexes = regexes

@@ -133,8 +133,12 @@ public struct RecordParser {
         /// Per format: the style its pattern has (a `log` tool style, ndjson included, the device syslog or BSD
         /// syslog), when ``LogStyleHeader`` reads its lines instead of PCRE2.
         let logStyles: [LogStyleHeader.Style?]
+        /// Per format and per prefix: what a line must have for its pattern to match there (``Regex/Prefilter``),
+        /// checked before the matcher or the style's reader is reached: most lines are no record of most formats.
+        let formatFilters: [Regex.Prefilter]
+        let prefixFilters: [Regex.Prefilter]
 
-        init(_ formats: [FormatCatalog.Compiled], recordFormats: [Int]) {
+        init(_ formats: [FormatCatalog.Compiled], prefixes: [FormatCatalog.CompiledPrefix], recordFormats: [Int]) {
             jsonMessages = formats.map { $0.format.encoding == .json }
             groups = formats.map(Groups.init)
             let shapes = formats.map { NSLogHeader.shape(ofPattern: $0.format.pattern) }
@@ -157,6 +161,8 @@ public struct RecordParser {
             rawContinuations = formats.map(\.format.rawContinuations)
             messageToEnd = formats.map(\.messageToEnd)
             logStyles = formats.map { LogStyleHeader.style(ofPattern: $0.format.pattern) }
+            formatFilters = formats.map(\.regex.prefilter)
+            prefixFilters = prefixes.map(\.regex.prefilter)
         }
     }
 
@@ -290,7 +296,8 @@ public struct RecordParser {
         if quickShape != nil {
             return parseLikeLast(line, header: NSLogHeader.match(line), into: &fields)
         }
-        guard let offset = strip(prefixChain, line) else { return false }
+        guard let offset = Self.strip(prefixChain, line, filters: tables.prefixFilters, matchers: prefixMatchers)
+        else { return false }
         return parse(line, from: offset, with: preferred, into: &fields)
     }
 
@@ -350,7 +357,10 @@ public struct RecordParser {
         }
         guard depth < Self.maxPrefixDepth else { return false }
         for index in prefixMatchers.indices {
-            guard let length = prefixLength(index, line, from: offset) else { continue }
+            guard
+                let length = Self.prefixLength(
+                    index, line, from: offset, filters: tables.prefixFilters, matchers: prefixMatchers)
+            else { continue }
             searchChain.append(index)
             if search(line, from: offset + length, depth: depth + 1, into: &fields) { return true }
             searchChain.removeLast()
@@ -359,9 +369,23 @@ public struct RecordParser {
     }
 
     /// The bytes prefix `index` covers at `offset`, or nil when it does not match there (or matches nothing).
+    /// Static, and handed only what it reads, as ``markerPrefixesLength(_:chain:matchers:prefixes:)`` is: a method
+    /// called from a mutating one was handed a copy of the whole parser (584 bytes) for every prefix tried.
     @inline(__always)
-    private func prefixLength(_ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
-        Self.prefixLength(prefixMatchers[index], line, from: offset)
+    private static func prefixLength(
+        _ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int, filters: [Regex.Prefilter],
+        matchers: LazyMatchers
+    ) -> Int? {
+        guard admits(filters[index], line, from: offset) else { return nil }
+        return matchers.with(index) { prefixLength($0, line, from: offset) }
+    }
+
+    /// Whether `filter` lets a match begin at `offset` of `line` (an empty line's base may be nil: the matcher
+    /// takes it).
+    @inline(__always)
+    private static func admits(_ filter: Regex.Prefilter, _ line: UnsafeRawBufferPointer, from offset: Int) -> Bool {
+        guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        return filter.admits(base, count: line.count, from: offset)
     }
 
     @inline(__always)
@@ -374,11 +398,14 @@ public struct RecordParser {
 
     /// The offset after the prefixes of `chain`, or nil when one does not match.
     @inline(__always)
-    private func strip(_ chain: [Int], _ line: UnsafeRawBufferPointer) -> Int? {
+    private static func strip(
+        _ chain: [Int], _ line: UnsafeRawBufferPointer, filters: [Regex.Prefilter], matchers: LazyMatchers
+    ) -> Int? {
         if chain.isEmpty { return 0 }
         var offset = 0
         for index in chain {
-            guard let length = prefixLength(index, line, from: offset) else { return nil }
+            guard let length = prefixLength(index, line, from: offset, filters: filters, matchers: matchers)
+            else { return nil }
             offset += length
         }
         return offset
@@ -401,7 +428,7 @@ public struct RecordParser {
     ) -> Int {
         var offset = 0
         for index in chain where !prefixes[index].prefix.isIndentation {
-            guard let length = prefixLength(matchers[index], line, from: offset) else { break }
+            guard let length = matchers.with(index, { prefixLength($0, line, from: offset) }) else { break }
             offset += length
         }
         return offset
@@ -411,6 +438,7 @@ public struct RecordParser {
     private mutating func parse(
         _ line: UnsafeRawBufferPointer, from offset: Int, with index: Int, into fields: inout Fields
     ) -> Bool {
+        guard Self.admits(tables.formatFilters[index], line, from: offset) else { return false }
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
         if let style = tables.logStyles[index] {
             guard let match = LogStyleHeader.match(rest, style) else { return false }

@@ -56,6 +56,47 @@ struct RegexTests {
         }
     }
 
+    /// What PCRE2 works out about a pattern when compiling it, read into ``Regex/Prefilter``: the subjects it refuses
+    /// are ones PCRE2 would not match, and a matcher refuses them without calling it.
+    @Test func prefilterReadsWhatPCRE2Knows() throws {
+        func admits(_ regex: Regex, _ subject: String, from start: Int = 0) -> Bool {
+            Array(subject.utf8).withUnsafeBufferPointer {
+                regex.prefilter.admits($0.baseAddress!, count: $0.count, from: start)
+            }
+        }
+        // A required tab (a Console.app copy's columns), a minimum length.
+        let columns = try Regex(#"^(?:(?<level>[^\t\d][^\t]*)\t)?(?<time>\d\d:\d\d)\t(?<message>.*)$"#)
+        #expect(columns.prefilter.requiredBytes?.0 == 0x09)
+        #expect(columns.prefilter.minimumLength == 6)
+        #expect(admits(columns, "error\t10:37\tkernel"))
+        #expect(!admits(columns, "no tab in this line at all"))
+        #expect(!admits(columns, "\t1\t"))  // shorter than any match
+        #expect(!columns.prefilter.mayBegin(with: UInt8(ascii: "\t")))
+        #expect(
+            columns.prefilter.mayBegin(with: UInt8(ascii: "e")) && columns.prefilter.mayBegin(with: UInt8(ascii: "1")))
+        // An anchored prefix begins with what its first item allows, from the offset it is tried at.
+        let indentation = try Regex("[ \t]+", options: .anchored)
+        #expect(indentation.prefilter.mayBegin(with: 0x20) && indentation.prefilter.mayBegin(with: 0x09))
+        #expect(!indentation.prefilter.mayBegin(with: UInt8(ascii: "a")))
+        #expect(admits(indentation, "ab  c", from: 2) && !admits(indentation, "ab  c", from: 1))
+        // A caseless first letter, in either case (PCRE2 does not say whether its first code unit is caseless).
+        let caseless = try Regex("(?i)^abc")
+        #expect(admits(caseless, "ABC") && admits(caseless, "abc") && !admits(caseless, "bc a"))
+        // Unanchored: a match may begin anywhere, so no first byte is refused; the last literal still counts.
+        let unanchored = try Regex("abc")
+        #expect(unanchored.prefilter.mayBegin(with: UInt8(ascii: "z")))
+        #expect(admits(unanchored, "zzabc") && !admits(unanchored, "zzab z"))
+        // A pattern that matches an empty subject refuses nothing; a byte from 0x80 is always tried.
+        let anything = try Regex("^(?<message>.*)$")
+        #expect(admits(anything, "") && admits(anything, "\t"))
+        #expect(try Regex("^é", options: .utf).prefilter.mayBegin(with: 0xC3))
+        // A matcher refuses what its prefilter refuses, and matches the rest as PCRE2 does.
+        let matcher = Matcher(columns)
+        #expect(try !matcher.matches("no tab in this line at all"))
+        #expect(try matcher.matches("10:37\tkernel"))
+        #expect(matcher.range(named: "message") == 6..<12)
+    }
+
     @Test func caselessAndMarks() throws {
         let matcher = Matcher(try Regex("(?:foo(*MARK:0)|bar(*MARK:1))", options: .caseless))
         #expect(try matcher.matches("xx BAR"))

@@ -1,0 +1,105 @@
+import Foundation
+import NativeKit
+import Testing
+
+@testable import TraceAnalysis
+
+/// A matcher refuses a line without calling PCRE2 when its pattern's ``Regex/Prefilter`` says no match can begin
+/// there (`RecordParser` asks the prefilters of the formats and prefixes before reaching their matchers). These tests
+/// hold every pattern a run matches lines with to that: on real, made and mutated lines, what the prefilter refuses,
+/// PCRE2 run without its start-of-match optimisations (`(*NO_START_OPT)`) does not match either.
+@Suite("Prefilters")
+struct PrefilterTests {
+    /// Every pattern the built-in catalogue and vocabulary match lines with, as they compile them.
+    static func patterns() throws -> [(owner: String, regex: Regex)] {
+        let catalog = try FormatCatalog()
+        let uncut = try FormatCatalog(messageTail: false)
+        var all = catalog.formats.map { ("format \($0.format.id)", $0.regex) }
+        all += uncut.formats.map { ("format \($0.format.id), uncut", $0.regex) }
+        all += catalog.prefixes.map { ("prefix \($0.prefix.id)", $0.regex) }
+        if let furniture = catalog.furniture { all.append(("furniture", furniture)) }
+        all += catalog.repeats.map { ("repeat", $0.regex) }
+        let vocabulary = try EventRecognizer.Compiled(Vocabulary.builtin)
+        all += vocabulary.groups.map { ("keyword group", $0) }
+        all += vocabulary.detailRegexes.map { ("vocabulary detail", $0) }
+        if let unfiltered = vocabulary.unfiltered { all.append(("unfiltered vocabulary", unfiltered)) }
+        return all
+    }
+
+    /// The lines of every sample, real capture and style fixture, the formats' and prefixes' samples, and each of
+    /// them behind the built-in prefixes, cut short, and mutated near its start.
+    static func lines() throws -> [[UInt8]] {
+        var lines = try TestSupport.realLines()
+        let styles = TestSupport.packageRoot.appendingPathComponent("Tests/TraceAnalysisTests/Fixtures/styles")
+        for name in try FileManager.default.contentsOfDirectory(atPath: styles.path).sorted() {
+            let data = try Data(contentsOf: styles.appendingPathComponent(name))
+            lines += data.split(separator: 0x0A).map { Array($0) }
+        }
+        lines += LogFormat.builtin.flatMap { $0.samples.map { Array($0.line.utf8) } }
+        lines += LinePrefix.builtin.flatMap { $0.samples.map { Array($0.line.utf8) } }
+        var random = SplitMix64(seed: 0x9E37_79B9)
+        let alphabet = Array(" \t:[]()<>{}\"-.0123456789aAzZ\u{7F}".utf8) + [0x80, 0xC3, 0xFF]
+        var made: [[UInt8]] = []
+        for line in lines {
+            for prefix in ["\t", "log.txt:7-", "> ", "2024-05-01T10:00:00.1234567Z ", "info: [IOS_SYSLOG_ROW] "] {
+                made.append(Array(prefix.utf8) + line)
+            }
+            for length in [0, 1, 5, 19, 31] where length < line.count {
+                made.append(Array(line[..<length]))
+            }
+            made.append(TestSupport.mutate(line, alphabet: alphabet, within: 48, &random))
+        }
+        return lines + made
+    }
+
+    @Test func whatAPrefilterRefusesPCRE2DoesNotMatch() throws {
+        let lines = try Self.lines()
+        var refusedInAll = 0
+        for (owner, regex) in try Self.patterns() {
+            let raw = try Regex("(*NO_START_OPT)" + regex.pattern, options: regex.options)
+            #expect(raw.prefilter.minimumLength == 0, "\(owner): the reference must run PCRE2 on every line")
+            let filtered = Matcher(regex)
+            let reference = Matcher(raw)
+            var refused = 0
+            for line in lines {
+                try line.withUnsafeBytes { bytes in
+                    let starts = regex.options.contains(.anchored) ? [0, min(2, bytes.count)] : [0]
+                    for start in starts {
+                        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                        let admitted = base.map { regex.prefilter.admits($0, count: bytes.count, from: start) } ?? true
+                        let expected = try reference.matches(bytes, from: start)
+                        if !admitted {
+                            refused += 1
+                            #expect(
+                                !expected,
+                                "\(owner) refuses a line PCRE2 matches: \(String(decoding: line, as: UTF8.self))")
+                        }
+                        #expect(try filtered.matches(bytes, from: start) == expected, "\(owner)")
+                    }
+                }
+            }
+            refusedInAll += refused
+        }
+        // The prefilters refuse lines at all: most lines are no record of most formats.
+        #expect(refusedInAll > lines.count)
+    }
+
+    /// The built-in patterns whose lines a capture of another format holds most: their prefilters refuse most of a
+    /// capture of another format's lines without calling PCRE2.
+    @Test func theBuiltInPatternsRefuseOtherFormatsLines() throws {
+        let catalog = try FormatCatalog()
+        func filter(_ id: String) throws -> Regex.Prefilter {
+            if let format = catalog.formats.first(where: { $0.format.id == id }) { return format.regex.prefilter }
+            return try #require(catalog.prefixes.first { $0.prefix.id == id }).regex.prefilter
+        }
+        // A Console.app copy's columns need a tab; a line of no format (`print` output) has none.
+        #expect(try filter("console-app").requiredBytes?.0 == UInt8(ascii: "\t"))
+        #expect(try filter("nslog-untimed").requiredBytes?.0 == UInt8(ascii: "]"))
+        #expect(try !filter("indentation").mayBegin(with: UInt8(ascii: "S")))
+        #expect(try !filter("quote").mayBegin(with: UInt8(ascii: "S")))
+        #expect(try !filter("ci-timestamp").mayBegin(with: UInt8(ascii: "S")))
+        #expect(try !filter("appium").mayBegin(with: UInt8(ascii: "S")))
+        #expect(try !filter("log-compact").mayBegin(with: UInt8(ascii: "S")))
+        #expect(try filter("syslog").mayBegin(with: UInt8(ascii: "S")))  // `Sep 12 …`
+    }
+}
