@@ -542,7 +542,8 @@ struct InputAnalysis {
             summary.continuationLines += 1
             return
         }
-        if let fallback = parser.catalog.fallback, mode == .bare || recognizer.entryIndex(content) != nil {
+        if let fallback = parser.catalog.fallback, mode == .bare || recognizer.entryIndex(content, marks: marks) != nil
+        {
             bareRecord(content, number, format: fallback)
             return
         }
