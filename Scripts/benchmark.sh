@@ -8,8 +8,9 @@
 #
 # Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), STYLE (nslog, the default: the records' prefix,
 # as generate-capture --style writes it; log-compact, log-default, log-syslog and log-ndjson are the `log` tool's
-# styles, device-syslog a device's syslog as idevicesyslog writes it, syslog macOS's /var/log/system.log; each style
-# has its own loose grep and format grep),
+# styles, device-syslog a device's syslog as idevicesyslog writes it, syslog macOS's /var/log/system.log, xcode the
+# NSLog capture as Xcode's console shows an app that also uses print, half its noise without a prefix; each style has
+# its own loose grep and format grep, xcode NSLog's),
 # BUILD_DIR (.build-release), GREP_LOCALE (the caller's locale: both greps are timed once more in it, as a user
 # typing the command gets them, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
@@ -58,21 +59,22 @@ GREP_FORMATS_DEVICE_SYSLOG='^([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?
 GREP_FORMATS_SYSLOG='^([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) \S+ ([^\[\]\s<][^\[\]]*?)(?:\[(\d+)\])?(?: \([^()]*\))?: (.*)$'
 GREP_FORMATS_LOG_NDJSON='^\{(?=.*?"eventMessage":"((?:[^"\\]++|\\.)*+)")(?=.*?"timestamp":"([^"]+)")(?=(?:.*?"processID":(\d+))?)(?=(?:.*?"threadID":(\d+))?)(?=(?:.*?"processImagePath":"(?:[^"]*/)?([^"/\\]+)")?)(?=(?:.*?"subsystem":"([^"\\]*)")?)(?=(?:.*?"category":"([^"\\]*)")?)(?=(?:.*?"messageType":"([^"\\]*)")?)(?=(?:.*?"machTimestamp":(\d+))?).*\}\s*$'
 case $STYLE in
-    nslog | log-compact | log-default | log-syslog | log-ndjson | device-syslog | syslog) ;;
+    nslog | log-compact | log-default | log-syslog | log-ndjson | device-syslog | syslog | xcode) ;;
     *)
-        echo "benchmark: STYLE must be nslog, log-compact, log-default, log-syslog, log-ndjson, device-syslog or" \
-            "syslog, got '$STYLE'" >&2
+        echo "benchmark: STYLE must be nslog, log-compact, log-default, log-syslog, log-ndjson, device-syslog," \
+            "syslog or xcode, got '$STYLE'" >&2
         exit 64
         ;;
 esac
 style_key=${STYLE^^}
 style_key=${style_key//-/_}
+[[ $STYLE == xcode ]] && style_key=NSLOG  # NSLog records, and lines of no format that neither grep counts
 prefix_var=GREP_PREFIX_$style_key
 formats_var=GREP_FORMATS_$style_key
 GREP_PATTERN=${!prefix_var}
 GREP_FORMATS=${!formats_var}
 PREFIX_LABEL="<$STYLE-prefix>"
-if [[ $STYLE == nslog ]]; then FORMATS_LABEL="<nslog-formats>"; else FORMATS_LABEL="<$STYLE-format>"; fi
+if [[ $STYLE == nslog || $STYLE == xcode ]]; then FORMATS_LABEL="<nslog-formats>"; else FORMATS_LABEL="<$STYLE-format>"; fi
 
 if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
     echo "benchmark: RUNS must be a positive integer, got '$RUNS'" >&2

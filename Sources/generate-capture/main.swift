@@ -18,7 +18,9 @@
 // a device's log (`device-syslog`: no year, a device name, a level, the framework on some lines), as `log show --style
 // ndjson` prints it (`log-ndjson`: one JSON object a record, a dump's lines joined into its `eventMessage`), or as
 // macOS wrote `/var/log/system.log` (`syslog`: no year, whole seconds, a host name), so that the other formats can be
-// measured on the same content; `nslog` (the default) is unchanged by the option.
+// measured on the same content; `nslog` (the default) is unchanged by the option. `xcode` is the NSLog capture as
+// Xcode's console shows an app that also logs with `print`: about half of the noise records without their prefix,
+// lines of no format.
 
 import TraceAnalysis
 
@@ -40,7 +42,9 @@ let usageText = """
       --style STYLE  the records' prefix: nslog (the default), log-compact, log-default,
                      log-syslog or log-ndjson (as `log show` prints them, with --style compact,
                      none, syslog or ndjson), device-syslog (as idevicesyslog prints a device's
-                     log) or syslog (as macOS wrote /var/log/system.log).
+                     log), syslog (as macOS wrote /var/log/system.log) or xcode (NSLog as
+                     Xcode's console shows it, with about half of the app's noise printed
+                     by `print`, without the NSLog prefix).
       --output PATH  write to PATH instead of standard output.
       -h, --help     show this help.
 
@@ -83,6 +87,7 @@ enum Style: String, CaseIterable {
     case deviceSyslog = "device-syslog"
     case logNDJSON = "log-ndjson"
     case syslog
+    case xcode
 }
 
 struct Options {
@@ -566,6 +571,13 @@ struct Generator {
             ? process.threads[0] : process.threads[1 + rng.below(process.threads.count - 1)]
         switch style {
         case .nslog:
+            putTimestamp(modern: process.modern)
+            put(UInt8(ascii: " "))
+            putProcess(process, thread: thread)
+        case .xcode:
+            // Xcode's console: what the app prints with `print` has no prefix. About half of its noise (not its
+            // lifecycle lines, which the delegates log with NSLog) is printed.
+            if !mainThread, decoration.chance(0.5) { return }
             putTimestamp(modern: process.modern)
             put(UInt8(ascii: " "))
             putProcess(process, thread: thread)

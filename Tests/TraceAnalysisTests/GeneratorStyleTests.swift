@@ -44,6 +44,30 @@ struct GeneratorStyleTests {
         #expect(styled.violations.map(\.rule) == nslog.violations.map(\.rule))
     }
 
+    /// `--style xcode` drops the NSLog prefix from about half of the noise records, as Xcode's console shows what an app
+    /// prints with `print`: those lines are of no format (counted, not read as records), and the lifecycle, which the
+    /// delegates log with NSLog, is the NSLog capture's.
+    @Test func anXcodeCaptureHasTheNSLogCapturesLifecycleAndPrintedLinesOfNoFormat() throws {
+        let nslogLines = try Self.generate(style: "nslog").split(separator: "\n", omittingEmptySubsequences: false)
+        let xcodeLines = try Self.generate(style: "xcode").split(separator: "\n", omittingEmptySubsequences: false)
+        let count = min(nslogLines.count, xcodeLines.count) - 1
+        let analyzer = try TestSupport.analyzer()
+        let nslog = analyzer.analyze(text: nslogLines[..<count].joined(separator: "\n"), name: "nslog")
+        let xcode = analyzer.analyze(text: xcodeLines[..<count].joined(separator: "\n"), name: "xcode")
+        let (reference, input) = (nslog.inputs[0], xcode.inputs[0])
+        TestSupport.expectAccounted(input)
+        #expect(input.lines == reference.lines)
+        #expect(input.format?.hasPrefix("nslog-") == true)
+        // A printed line is a record no more, and a line of no format now; so are the lines of a printed dump.
+        let printed = input.unparsedLines - reference.unparsedLines
+        #expect(printed > count / 3 && printed < count * 2 / 3)
+        #expect(input.records + input.continuationLines + printed == reference.records + reference.continuationLines)
+        #expect(input.lifecycleEvents == reference.lifecycleEvents)
+        #expect(xcode.processes.map(\.name) == nslog.processes.map(\.name))
+        #expect(xcode.processes.map(\.pid) == nslog.processes.map(\.pid))
+        #expect(xcode.violations.map(\.rule) == nslog.violations.map(\.rule))
+    }
+
     /// `log --style ndjson` writes a record as one object, its dump's lines joined into its message: the capture holds
     /// the NSLog capture's first records, garbage and blank lines, with no continuation lines, and the same lifecycle.
     @Test func anNDJSONCaptureIsReadAsItsFormatWithTheNSLogCapturesLifecycle() throws {
@@ -87,7 +111,8 @@ struct GeneratorStyleTests {
         #expect(result.status == 64)
         #expect(
             result.stderr.contains(
-                "bad style 'oslog' (nslog, log-compact, log-default, log-syslog, device-syslog, log-ndjson, syslog)"))
+                "bad style 'oslog' (nslog, log-compact, log-default, log-syslog, device-syslog, log-ndjson, syslog, xcode)"
+            ))
         #expect(result.stdout.isEmpty)
     }
 }
