@@ -137,6 +137,13 @@ public struct RecordParser {
         /// checked before the matcher or the style's reader is reached: most lines are no record of most formats.
         let formatFilters: [Regex.Prefilter]
         let prefixFilters: [Regex.Prefilter]
+        /// Per byte: the record formats (bit `f` for format `f`) and the prefixes (bit `p` for prefix `p`) whose
+        /// prefilters let a match begin with it, so that a search tries only those; empty when the catalogue has
+        /// more than 64 formats or prefixes (then each is tried, and refused by its prefilter).
+        let formatsBeginning: [UInt64]
+        let prefixesBeginning: [UInt64]
+        /// The bits of the NSLog formats in ``formatsBeginning``.
+        let nslogFormats: UInt64
 
         init(_ formats: [FormatCatalog.Compiled], prefixes: [FormatCatalog.CompiledPrefix], recordFormats: [Int]) {
             jsonMessages = formats.map { $0.format.encoding == .json }
@@ -163,6 +170,20 @@ public struct RecordParser {
             logStyles = formats.map { LogStyleHeader.style(ofPattern: $0.format.pattern) }
             formatFilters = formats.map(\.regex.prefilter)
             prefixFilters = prefixes.map(\.regex.prefilter)
+            if formats.count <= 64, prefixes.count <= 64 {
+                func beginning(_ indices: [Int], _ filters: [Regex.Prefilter]) -> [UInt64] {
+                    (0...255).map { byte in
+                        indices.reduce(0) { bits, index in
+                            filters[index].mayBegin(with: UInt8(byte)) ? bits | 1 << UInt64(index) : bits
+                        }
+                    }
+                }
+                formatsBeginning = beginning(recordFormats, formatFilters)
+                prefixesBeginning = beginning(Array(prefixes.indices), prefixFilters)
+                nslogFormats = recordFormats.reduce(0) { shapes[$1] != nil ? $0 | 1 << UInt64($1) : $0 }
+            } else {
+                (formatsBeginning, prefixesBeginning, nslogFormats) = ([], [], 0)
+            }
         }
     }
 
@@ -347,6 +368,29 @@ public struct RecordParser {
         _ line: UnsafeRawBufferPointer, from offset: Int, depth: Int, skippingNSLog: Bool = false,
         into fields: inout Fields
     ) -> Bool {
+        if offset < line.count, !tables.formatsBeginning.isEmpty {
+            // Only the formats and prefixes that may begin with the byte there, in the catalogue's order.
+            let byte = Int(line[offset])
+            var formats = tables.formatsBeginning[byte]
+            if depth == 0, prefixChain.isEmpty, preferred >= 0 { formats &= ~(1 << UInt64(preferred)) }
+            if depth == 0, skippingNSLog { formats &= ~tables.nslogFormats }
+            while formats != 0 {
+                let index = formats.trailingZeroBitCount
+                formats &= formats &- 1
+                if parse(line, from: offset, with: index, into: &fields) {
+                    preferred = index
+                    return true
+                }
+            }
+            guard depth < Self.maxPrefixDepth else { return false }
+            var prefixes = tables.prefixesBeginning[byte]
+            while prefixes != 0 {
+                let index = prefixes.trailingZeroBitCount
+                prefixes &= prefixes &- 1
+                if searchBehind(prefix: index, line, from: offset, depth: depth, into: &fields) { return true }
+            }
+            return false
+        }
         for index in recordFormats {
             if depth == 0, index == preferred, prefixChain.isEmpty { continue }
             if depth == 0, skippingNSLog, tables.nslogShapes[index] != nil { continue }
@@ -356,15 +400,25 @@ public struct RecordParser {
             }
         }
         guard depth < Self.maxPrefixDepth else { return false }
-        for index in prefixMatchers.indices {
-            guard
-                let length = Self.prefixLength(
-                    index, line, from: offset, filters: tables.prefixFilters, matchers: prefixMatchers)
-            else { continue }
-            searchChain.append(index)
-            if search(line, from: offset + length, depth: depth + 1, into: &fields) { return true }
-            searchChain.removeLast()
+        for index in prefixMatchers.indices
+        where searchBehind(prefix: index, line, from: offset, depth: depth, into: &fields) {
+            return true
         }
+        return false
+    }
+
+    /// Whether prefix `index` matches at `offset` and a search behind it finds a record.
+    @inline(__always)
+    private mutating func searchBehind(
+        prefix index: Int, _ line: UnsafeRawBufferPointer, from offset: Int, depth: Int, into fields: inout Fields
+    ) -> Bool {
+        guard
+            let length = Self.prefixLength(
+                index, line, from: offset, filters: tables.prefixFilters, matchers: prefixMatchers)
+        else { return false }
+        searchChain.append(index)
+        if search(line, from: offset + length, depth: depth + 1, into: &fields) { return true }
+        searchChain.removeLast()
         return false
     }
 

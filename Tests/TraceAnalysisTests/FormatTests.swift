@@ -81,6 +81,38 @@ struct FormatTests {
         #expect(fields.timestamp?.iso8601 == "2024-06-01T12:00:00.000001+02:00")
     }
 
+    /// A search tries only the formats and prefixes that may begin with a line's byte, from tables made for up to 64
+    /// of each; a catalogue of more tries every one. Both read every line of the samples and the corpus, with and
+    /// without prefixes, the same way.
+    @Test func aCatalogueOfMoreThan64FormatsReadsAsTheBuiltInOne() throws {
+        let extra = (0..<60).map { index in
+            LogFormat(
+                id: "team-\(index)", title: "a team logger", origin: "a test",
+                pattern: #"^\[team-"# + String(index) + #"\] (?<process>\w+)\[(?<pid>\d+)\] (?<message>.*)$"#,
+                timestamp: nil, samples: [.init(line: "[team-\(index)] App[42] hello", process: "App", pid: 42)])
+        }
+        let builtin = try FormatCatalog()
+        let large = try FormatCatalog(LogFormat.builtin.filter { !$0.isFallback } + extra + [LogFormat.bare])
+        #expect(builtin.tables.formatsBeginning.count == 256)
+        #expect(large.tables.formatsBeginning.isEmpty)
+        let reference = DateInference(reference: DateInference.sampleReference)
+        var small = RecordParser(catalog: builtin, dates: reference, zone: nil)
+        var full = RecordParser(catalog: large, dates: reference, zone: nil)
+        var lines = try TestSupport.realLines()
+        lines += lines.map { Array("12:> ".utf8) + $0 }
+        var read = 0
+        for line in lines {
+            let (one, other) = line.withUnsafeBytes { (small.parse($0), full.parse($0)) }
+            #expect(
+                one.map { builtin.formats[$0.formatIndex].format.id }
+                    == other.map { large.formats[$0.formatIndex].format.id })
+            #expect(one?.message == other?.message && one?.pid == other?.pid && one?.timestamp == other?.timestamp)
+            if one != nil { read += 1 }
+        }
+        #expect(read > lines.count / 2)
+        #expect(full.fields(of: "[team-59] App[42] hello")?.format == "team-59")
+    }
+
     @Test func aSampleMatchingTwoFormatsIsRejected() throws {
         var greedy = LogFormat.nslogUntimed
         greedy.id = "greedy"
