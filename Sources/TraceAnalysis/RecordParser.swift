@@ -494,11 +494,21 @@ public struct RecordParser {
     ) -> Bool {
         guard Self.admits(tables.formatFilters[index], line, from: offset) else { return false }
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
+        @inline(__always) func shift(_ range: Range<Int>) -> Range<Int> {
+            offset == 0 ? range : (range.lowerBound &+ offset)..<(range.upperBound &+ offset)
+        }
+        if let shape = tables.nslogShapes[index] {
+            // An NSLog format behind a prefix (`2024-05-01T10:00:00Z `, `12:`, `> `): read as the quick path reads
+            // an unprefixed line, without PCRE2 (`NSLogHeader` gives exactly the NSLog patterns' matches).
+            guard let match = NSLogHeader.match(rest), match.shape == shape else { return false }
+            fill(
+                &fields, format: index, in: line, timestamp: shift(match.timestamp), process: shift(match.process),
+                pid: shift(match.pid), thread: shift(match.thread), subsystem: nil, category: nil, level: nil,
+                message: shift(match.message), sequence: nil)
+            return true
+        }
         if let style = tables.logStyles[index] {
             guard let match = LogStyleHeader.match(rest, style) else { return false }
-            @inline(__always) func shift(_ range: Range<Int>) -> Range<Int> {
-                offset == 0 ? range : (range.lowerBound &+ offset)..<(range.upperBound &+ offset)
-            }
             fill(
                 &fields, format: index, in: line, timestamp: shift(match.timestamp), process: match.process.map(shift),
                 pid: match.pid.map(shift), thread: match.thread.map(shift), subsystem: match.subsystem.map(shift),

@@ -1,5 +1,7 @@
 import Testing
 
+import class NativeKit.Matcher
+
 @testable import TraceAnalysis
 
 @Suite("Log formats")
@@ -111,6 +113,53 @@ struct FormatTests {
         }
         #expect(read > lines.count / 2)
         #expect(full.fields(of: "[team-59] App[42] hello")?.format == "team-59")
+    }
+
+    /// An NSLog line behind a prefix is read by `NSLogHeader`, not PCRE2: its fields are where the format's pattern puts
+    /// them, for every line of the samples, the corpus and a generated capture, and mutated ones, behind a grep line
+    /// number and a quote.
+    @Test func anNSLogLineBehindAPrefixHasItsPatternsFields() throws {
+        let catalog = try FormatCatalog()
+        var parser = RecordParser(
+            catalog: catalog, dates: DateInference(reference: DateInference.sampleReference), zone: nil)
+        let nslog = catalog.formats.indices.filter { catalog.tables.nslogShapes[$0] != nil }
+        let matchers = nslog.map { Matcher(catalog.formats[$0].regex) }
+        var random = SplitMix64(seed: 42)
+        let alphabet = Array(" []:.0123456789x-+Z".utf8)
+        var lines = try TestSupport.realLines()
+        lines += try GeneratorStyleTests.generate(style: "nslog").split(separator: "\n").map { Array($0.utf8) }
+        lines += lines.map { TestSupport.mutate($0, alphabet: alphabet, within: 60, &random) }
+        let twoPrefixes = ["grep-line-number", "quote"].compactMap { id in
+            catalog.prefixes.firstIndex { $0.prefix.id == id }
+        }
+        var read = 0
+        for line in lines {
+            let prefixed = Array("12:> ".utf8) + line
+            let fields = prefixed.withUnsafeBytes { parser.parse($0) }
+            // Only the lines read behind those two prefixes alone (a line may begin with a prefix of its own).
+            guard fields == nil || parser.prefixChain == twoPrefixes else { continue }
+            let expected = line.withUnsafeBytes { rest in
+                zip(nslog, matchers).first { (try? $0.1.matches(rest)) == true }
+            }
+            guard let (index, matcher) = expected else {
+                #expect(
+                    fields.map { nslog.contains($0.formatIndex) } != true, "\(String(decoding: line, as: UTF8.self))")
+                continue
+            }
+            let groups = catalog.formats[index]
+            let found = try #require(fields, "\(String(decoding: line, as: UTF8.self))")
+            #expect(found.formatIndex == index)
+            func shifted(_ group: Int?) -> Range<Int>? {
+                group.flatMap { matcher.range($0) }.map { ($0.lowerBound + 5)..<($0.upperBound + 5) }
+            }
+            #expect(found.pidRange == shifted(groups.pidGroup))
+            #expect(found.thread == shifted(groups.threadGroup))
+            #expect(found.timestampRange == shifted(groups.timestampGroup))
+            #expect(found.message.lowerBound == shifted(groups.messageGroup)?.lowerBound)
+            #expect(found.message.upperBound == prefixed.count)
+            read += 1
+        }
+        #expect(read > lines.count / 3)
     }
 
     @Test func aSampleMatchingTwoFormatsIsRejected() throws {
