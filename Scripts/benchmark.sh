@@ -74,7 +74,8 @@ formats_var=GREP_FORMATS_$style_key
 GREP_PATTERN=${!prefix_var}
 GREP_FORMATS=${!formats_var}
 PREFIX_LABEL="<$STYLE-prefix>"
-if [[ $STYLE == nslog || $STYLE == xcode ]]; then FORMATS_LABEL="<nslog-formats>"; else FORMATS_LABEL="<$STYLE-format>"; fi
+FORMATS_LABEL="<$STYLE-format>"
+[[ $style_key == NSLOG ]] && FORMATS_LABEL="<nslog-formats>"
 
 if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
     echo "benchmark: RUNS must be a positive integer, got '$RUNS'" >&2

@@ -100,7 +100,10 @@ public final class Regex: @unchecked Sendable {
     /// - the minimum length counts characters, which in UTF-8 are one byte or more;
     /// - the first bytes: a first code unit, or PCRE2's bitmap of first bytes; only ASCII bytes are refused
     ///   (a byte from 0x80 is always tried), and a letter in either case (PCRE2 does not say whether it is caseless);
-    /// - the required byte (PCRE2's "last code unit"): ASCII only, a letter in either case.
+    /// - the required byte (PCRE2's "last code unit"): ASCII only, a letter in either case;
+    /// - in UTF mode (`.utf`, or a pattern's own `(*UTF)`) neither the first nor the required bytes are used: a
+    ///   caseless `k` matches the Kelvin sign (`E2 84 AA`) there, whose bytes hold neither case (PCRE2 10.42 names
+    ///   no such letter; the rule keeps that so whatever it names). The built-in patterns read bytes.
     ///
     /// Patterns that can match an empty string have a minimum length of 0 and no first bytes (PCRE2 computes none).
     public struct Prefilter: Sendable {
@@ -125,8 +128,10 @@ public final class Regex: @unchecked Sendable {
                 return (byte, isLetter ? byte ^ 0x20 : byte)
             }
             minimumLength = Int(info(PCRE2_INFO_MINLENGTH))
+            let options = info(PCRE2_INFO_ALLOPTIONS)
+            let bytes = options & PCRE2_UTF == 0
             var first: (UInt64, UInt64) = (~0, ~0)
-            if info(PCRE2_INFO_ALLOPTIONS) & PCRE2_ANCHORED != 0 {
+            if bytes, options & PCRE2_ANCHORED != 0 {
                 if info(PCRE2_INFO_FIRSTCODETYPE) == 1 {
                     let unit = info(PCRE2_INFO_FIRSTCODEUNIT)
                     if unit < 0x80 {
@@ -149,7 +154,7 @@ public final class Regex: @unchecked Sendable {
                 }
             }
             firstBytes = first
-            let last = info(PCRE2_INFO_LASTCODETYPE) == 1 ? info(PCRE2_INFO_LASTCODEUNIT) : 0x80
+            let last = bytes && info(PCRE2_INFO_LASTCODETYPE) == 1 ? info(PCRE2_INFO_LASTCODEUNIT) : 0x80
             requiredBytes = last < 0x80 ? cases(last) : nil
         }
 

@@ -570,14 +570,10 @@ struct Generator {
             mainThread || process.threads.count == 1 || rng.chance(0.7)
             ? process.threads[0] : process.threads[1 + rng.below(process.threads.count - 1)]
         switch style {
-        case .nslog:
-            putTimestamp(modern: process.modern)
-            put(UInt8(ascii: " "))
-            putProcess(process, thread: thread)
-        case .xcode:
+        case .nslog, .xcode:
             // Xcode's console: what the app prints with `print` has no prefix. About half of its noise (not its
             // lifecycle lines, which the delegates log with NSLog) is printed.
-            if !mainThread, decoration.chance(0.5) { return }
+            if style == .xcode, !mainThread, decoration.chance(0.5) { return }
             putTimestamp(modern: process.modern)
             put(UInt8(ascii: " "))
             putProcess(process, thread: thread)

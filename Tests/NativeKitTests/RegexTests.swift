@@ -90,6 +90,12 @@ struct RegexTests {
         let anything = try Regex("^(?<message>.*)$")
         #expect(admits(anything, "") && admits(anything, "\t"))
         #expect(try Regex("^é", options: .utf).prefilter.mayBegin(with: 0xC3))
+        // In UTF mode a caseless `k` matches the Kelvin sign, whose bytes hold no `k`: no first or required bytes.
+        for pattern in ["(*UTF)(?i)^k", "(*UTF)(?i)^x+k"] {
+            let kelvin = try Regex(pattern)
+            #expect(admits(kelvin, "\u{212A}") && admits(kelvin, "xx\u{212A}"), "\(pattern)")
+            #expect(try Matcher(kelvin).matches(pattern.hasSuffix("^k") ? "\u{212A}" : "xx\u{212A}"), "\(pattern)")
+        }
         // A matcher refuses what its prefilter refuses, and matches the rest as PCRE2 does.
         let matcher = Matcher(columns)
         #expect(try !matcher.matches("no tab in this line at all"))
