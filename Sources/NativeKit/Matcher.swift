@@ -93,12 +93,23 @@ public final class Matcher {
     /// up (a limit hit), after recording it in the failure log.
     @inline(__always)
     public func matches(_ bytes: UnsafeRawBufferPointer, from start: Int = 0) throws(RegexError) -> Bool {
+        if let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), start <= bytes.count,
+            !prefilter.admits(base, count: bytes.count, from: start)
+        {
+            return false
+        }
+        return try matches(admitted: bytes, from: start)
+    }
+
+    /// ``matches(_:from:)`` for a subject the caller has already held to the regex's ``Regex/Prefilter`` (the record
+    /// parser asks the formats' and prefixes' prefilters before it reaches their matchers): not checked twice.
+    @inline(__always)
+    public func matches(admitted bytes: UnsafeRawBufferPointer, from start: Int = 0) throws(RegexError) -> Bool {
         if isRetired { return false }
         if !isPrepared { prepare() }
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         // PCRE2 wants a non-null subject even when it is empty.
         let rc: Int32
-        if let base, start <= bytes.count, !prefilter.admits(base, count: bytes.count, from: start) { return false }
         if let base, isJIT, start <= bytes.count {
             rc = pcre2_jit_match_8(regex.code, base, bytes.count, start, 0, matchData, matchContext)
         } else if let base {

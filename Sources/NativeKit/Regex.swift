@@ -180,7 +180,8 @@ public final class Regex: @unchecked Sendable {
             return one != other && memchr(base + start, Int32(other), rest) != nil
         }
 
-        /// Whether a match may begin with `byte` (tests).
+        /// Whether a match may begin with `byte` (the record parser's tables of the formats a line's first byte
+        /// allows).
         public func mayBegin(with byte: UInt8) -> Bool {
             byte >= 0x80 || ((byte < 64 ? firstBytes.0 : firstBytes.1) >> UInt64(byte & 63)) & 1 != 0
         }

@@ -423,8 +423,8 @@ public struct RecordParser {
     }
 
     /// The bytes prefix `index` covers at `offset`, or nil when it does not match there (or matches nothing).
-    /// Static, and handed only what it reads, as ``markerPrefixesLength(_:chain:matchers:prefixes:)`` is: a method
-    /// called from a mutating one was handed a copy of the whole parser (584 bytes) for every prefix tried.
+    /// Static, and handed only what it reads, as ``markerPrefixesLength(_:chain:filters:matchers:prefixes:)`` is: a
+    /// method called from a mutating one was handed a copy of the whole parser (584 bytes) for every prefix tried.
     @inline(__always)
     private static func prefixLength(
         _ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int, filters: [Regex.Prefilter],
@@ -442,9 +442,11 @@ public struct RecordParser {
         return filter.admits(base, count: line.count, from: offset)
     }
 
+    /// The bytes `matcher` (a prefix's) covers at `offset`, its prefilter already asked there.
     @inline(__always)
     private static func prefixLength(_ matcher: Matcher, _ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
-        guard offset < line.count, (try? matcher.matches(UnsafeRawBufferPointer(rebasing: line[offset...]))) == true,
+        guard offset < line.count,
+            (try? matcher.matches(admitted: UnsafeRawBufferPointer(rebasing: line[offset...]))) == true,
             let range = matcher.range(0), range.upperBound > 0
         else { return nil }
         return range.upperBound
@@ -472,17 +474,20 @@ public struct RecordParser {
         prefixChain.isEmpty
             ? 0
             : Self.markerPrefixesLength(
-                line, chain: prefixChain, matchers: prefixMatchers, prefixes: catalog.prefixes)
+                line, chain: prefixChain, filters: tables.prefixFilters, matchers: prefixMatchers,
+                prefixes: catalog.prefixes)
     }
 
     /// Static, and handed only what it reads: a method would be handed the whole parser, which the per-line path
     /// then copies (hundreds of bytes) for every line, prefixes or not.
     private static func markerPrefixesLength(
-        _ line: UnsafeRawBufferPointer, chain: [Int], matchers: LazyMatchers, prefixes: [FormatCatalog.CompiledPrefix]
+        _ line: UnsafeRawBufferPointer, chain: [Int], filters: [Regex.Prefilter], matchers: LazyMatchers,
+        prefixes: [FormatCatalog.CompiledPrefix]
     ) -> Int {
         var offset = 0
         for index in chain where !prefixes[index].prefix.isIndentation {
-            guard let length = matchers.with(index, { prefixLength($0, line, from: offset) }) else { break }
+            guard let length = prefixLength(index, line, from: offset, filters: filters, matchers: matchers)
+            else { break }
             offset += length
         }
         return offset
@@ -522,7 +527,7 @@ public struct RecordParser {
             let ranges = matchers.with(
                 index,
                 { matcher -> GroupRanges? in
-                    guard (try? matcher.matches(rest)) == true else { return nil }
+                    guard (try? matcher.matches(admitted: rest)) == true else { return nil }
                     return GroupRanges(compiled, of: matcher, offset: offset)
                 }), var message = ranges.message
         else { return false }
