@@ -238,6 +238,8 @@ struct InputAnalysis {
     private var bracketDepth = 0
     private var rawContinuations = false
     private let rawContinuationFormats: [Bool]
+    /// Whether the catalogue has a fallback format, whose records lines of no format with a keyword are.
+    private let hasFallback: Bool
     /// Per format: whether it reads an NSLog header's timestamp as the runs of headers do
     /// (``RecordParser/Tables/isoLike``).
     private let isoLikeFormats: [Bool]
@@ -358,6 +360,7 @@ struct InputAnalysis {
         self.prefixLines = Array(repeating: 0, count: analyzer.catalog.prefixes.count)
         let catalog = analyzer.catalog
         self.rawContinuationFormats = catalog.tables.rawContinuations
+        self.hasFallback = catalog.fallback != nil
         self.mode = catalog.recordFormats.isEmpty ? .bare : (catalog.fallback == nil ? .formatted : .sniffing)
         self.headerRun =
             headerRuns && tracking == nil && recognizer.needsMarkedKeyword
@@ -802,7 +805,10 @@ struct InputAnalysis {
         return (lines &+ headers.lines, headers.next)
     }
 
-    /// ``takeRun(_:)`` outside a dump, from `start`.
+    /// ``takeRun(_:)`` outside a dump, from `start`; and between the runs of headers, the lines of no format a
+    /// run stopped at (``takeUnparsed(_:at:number:)``): the output of `print` in Xcode's console, between an app's
+    /// NSLog lines. Such a line leaves the run armed: it changes nothing the lines after it are read with, but
+    /// that a line indented past the record is no continuation of it.
     private mutating func takeHeaders(_ run: LineReader.Run, from start: Int) -> (lines: Int, next: Int) {
         guard armed != 0, let headerRun else { return (0, start) }
         var next = start
@@ -810,7 +816,10 @@ struct InputAnalysis {
         var groups = 0
         var modern = false
         var micros: Int64 = 0
-        repeat {
+        var records = false
+        var unparsedLast = false
+        var raw = rawContinuations
+        while true {
             (_, groups, next) =
                 armed & Self.styleArmed != 0
                 ? headerRun.runStyle(
@@ -840,18 +849,66 @@ struct InputAnalysis {
                 }
                 if anomaly { summary.clockAnomalies += 1 }
             }
-        } while groups == HeaderRun.capacity
+            if groups > 0 {
+                records = true
+                unparsedLast = false
+                raw = rawContinuationFormats[clock(modern: modern).format]
+            }
+            if groups == HeaderRun.capacity { continue }
+            // A line of no format after a record whose format reads the lines after it raw is a continuation.
+            guard !raw, next < run.end, let after = takeUnparsed(run, at: next, number: number &+ 1) else { break }
+            number &+= 1
+            next = after
+            unparsedLast = true
+        }
         let taken = number &- summary.lines
         guard taken > 0 else { return (0, start) }
         summary.lines = number
         runLines &+= taken
         failureLog.line = number
+        // A record leaves the indentation of its header (none); a line of no format, none to compare with (then a
+        // record taken by the next run, in the next chunk, leaves its own).
+        if unparsedLast {
+            recordIndent = nil
+            guard records else { return (taken, next) }
+        } else {
+            guard records else { return (taken, next) }
+            recordIndent = 0
+        }
         let clock = clock(modern: modern)
         rawContinuations = rawContinuationFormats[clock.format]
         lastTimeline = recent[cachedRecent].timeline.object
         lastTime = clock.at(micros)
         lastEvent = nil
         return (taken, next)
+    }
+
+    /// Counts the line at `start` of `run`, line `number`, as ``classify(_:_:header:read:)`` would count it, when
+    /// that is as a line of no format: a whole line (its LF before `run.end`, no longer than the reader's limit)
+    /// that begins with neither a space nor a tab (so it is neither blank nor indented past a record), is no record
+    /// of any format at its start, begins with no prefix, is no furniture and no repeat line, and means no entry of
+    /// the vocabulary (a bare record when the catalogue has a fallback format). Its patterns are asked in the order
+    /// the line-by-line path asks them of a line of no format, each once. Returns where the next line begins, or
+    /// nil: the line is then read one by one, and a pattern that gave up on it is asked again (its give-up counted
+    /// twice against its budget).
+    private mutating func takeUnparsed(_ run: LineReader.Run, at start: Int, number: Int) -> Int? {
+        guard mode == .formatted, ties.isEmpty, bracketDepth == 0, parser.prefixChain.isEmpty else { return nil }
+        let first = run.buffer.load(fromByteOffset: start, as: UInt8.self)
+        guard first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), let lf = run.lineFeed(from: start) else {
+            return nil
+        }
+        var count = lf &- start
+        guard count <= run.maximumLineLength else { return nil }
+        if count > 0, run.buffer.load(fromByteOffset: lf &- 1, as: UInt8.self) == 0x0D { count &-= 1 }
+        guard count > 0 else { return nil }
+        let line = UnsafeRawBufferPointer(start: run.buffer + start, count: count)
+        failureLog.line = number
+        guard parser.refuses(line), !parser.isFurniture(content: line), parser.repeatCount(content: line) == nil,
+            !hasFallback || recognizer.entryIndex(line, marks: marks) == nil
+        else { return nil }
+        summary.unparsedLines += 1
+        if summary.unparsedSamples.count < 5 { summary.unparsedSamples.append(number) }
+        return lf &+ 1
     }
 
     /// The lines from `run.start` inside the open dump of an NSLog record, or of a record of a style ``headerRun``

@@ -222,6 +222,20 @@ public struct LineReader: ~Copyable {
         public let candidates: UnsafePointer<UInt64>
         public let loud: UnsafePointer<UInt64>?
         public let maximumLineLength: Int
+
+        /// The line feed that ends the line begun at `start`, when it is before ``end``: from the marks.
+        @inline(__always)
+        func lineFeed(from start: Int) -> Int? {
+            var word = start &>> 6
+            var bits = newlines[word] & (~0 &<< UInt64(start & 63))
+            while bits == 0 {
+                word &+= 1
+                guard word << 6 < end else { return nil }
+                bits = newlines[word]
+            }
+            let found = word << 6 | bits.trailingZeroBitCount
+            return found < end ? found : nil
+        }
     }
 
     /// Calls `body` with each line (without its ending) and whether it was cut, until the end of input.

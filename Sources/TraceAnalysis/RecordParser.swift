@@ -95,8 +95,11 @@ public struct RecordParser {
     public let catalog: FormatCatalog
     private let matchers: LazyMatchers
     private let prefixMatchers: LazyMatchers
-    private let furnitureMatcher: Matcher?
-    private let repeatMatchers: [Matcher]
+    /// The repeat lines' matchers, in order, then the furniture's (``furnitureIndex``): asked of every line that is
+    /// no record, borrowed (no reference counted per line).
+    private let contentMatchers: LazyMatchers
+    private let repeatCount: Int
+    private let furnitureIndex: Int?
     /// Indices of the formats tried on every line, and the one tried first (the last that matched).
     private let recordFormats: [Int]
     private var preferred: Int
@@ -226,12 +229,13 @@ public struct RecordParser {
         self.prefixMatchers = LazyMatchers(catalog.prefixes.map(\.regex), failureLog: failureLog) {
             "prefix \(catalog.prefixes[$0].prefix.id)"
         }
-        self.furnitureMatcher = catalog.furniture.map {
-            Matcher($0, owner: "the formats' furniture patterns", failureLog: failureLog)
-        }
-        self.repeatMatchers = catalog.repeats.map {
-            Matcher($0.regex, owner: "a format's repeat pattern", failureLog: failureLog)
-        }
+        let repeatCount = catalog.repeats.count
+        self.contentMatchers = LazyMatchers(
+            catalog.repeats.map(\.regex) + (catalog.furniture.map { [$0] } ?? []),
+            failureLog: failureLog
+        ) { $0 < repeatCount ? "a format's repeat pattern" : "the formats' furniture patterns" }
+        self.repeatCount = repeatCount
+        self.furnitureIndex = catalog.furniture != nil ? repeatCount : nil
         self.tables = catalog.tables
         self.recordFormats = catalog.recordFormats
         self.preferred = catalog.recordFormats.first ?? -1
@@ -405,6 +409,40 @@ public struct RecordParser {
             return true
         }
         return false
+    }
+
+    /// Whether no record format matches `line` at its start and no prefix does: then ``parse(_:into:)`` finds no
+    /// record in it, whatever the last record was. Each format and prefix that may begin with the line's first byte
+    /// is asked as a search asks it (its prefilter, then its reader or its matcher, in the catalogue's order), and
+    /// nothing is changed. False where a prefix matches (a record may follow it), and for a catalogue of more than
+    /// 64 formats or prefixes (no per-byte tables).
+    func refuses(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let first = line.first, !tables.formatsBeginning.isEmpty else { return false }
+        var formats = tables.formatsBeginning[Int(first)]
+        while formats != 0 {
+            let index = formats.trailingZeroBitCount
+            formats &= formats &- 1
+            if mayMatch(line, with: index) { return false }
+        }
+        var prefixes = tables.prefixesBeginning[Int(first)]
+        while prefixes != 0 {
+            let index = prefixes.trailingZeroBitCount
+            prefixes &= prefixes &- 1
+            if Self.prefixLength(index, line, from: 0, filters: tables.prefixFilters, matchers: prefixMatchers) != nil {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether format `index` may read `line` as a record, as ``parse(_:from:with:into:)`` tries it at the line's
+    /// start (a match of its pattern whose message group is unset reads as none there: counted here as a record).
+    @inline(__always)
+    private func mayMatch(_ line: UnsafeRawBufferPointer, with index: Int) -> Bool {
+        guard Self.admits(tables.formatFilters[index], line, from: 0) else { return false }
+        if let shape = tables.nslogShapes[index] { return NSLogHeader.match(line)?.shape == shape }
+        if let style = tables.logStyles[index] { return LogStyleHeader.match(line, style) != nil }
+        return matchers.with(index) { (try? $0.matches(admitted: line)) == true }
     }
 
     /// Whether prefix `index` matches at `offset` and a search behind it finds a record.
@@ -642,18 +680,20 @@ public struct RecordParser {
     /// handed the whole parser, copied for every line that is not a record.)
     @inline(__always)
     public func isFurniture(content: UnsafeRawBufferPointer) -> Bool {
-        guard let furnitureMatcher else { return false }
-        return (try? furnitureMatcher.matches(content)) == true
+        guard let furnitureIndex else { return false }
+        return contentMatchers.with(furnitureIndex) { (try? $0.matches(content)) == true }
     }
 
     /// How many times the previous message was repeated, when `content` (a line past its marker prefixes) is a
     /// repeat line.
     @inline(__always)
     public func repeatCount(content: UnsafeRawBufferPointer) -> Int? {
-        for (index, matcher) in repeatMatchers.enumerated() {
-            guard (try? matcher.matches(content)) == true, let range = matcher.range(catalog.repeats[index].countGroup)
-            else { continue }
-            return Bytes.decimal(UnsafeRawBufferPointer(rebasing: content[range]))
+        for index in 0..<repeatCount {
+            let range = contentMatchers.with(index) { matcher -> Range<Int>? in
+                guard (try? matcher.matches(content)) == true else { return nil }
+                return matcher.range(catalog.repeats[index].countGroup)
+            }
+            if let range { return Bytes.decimal(UnsafeRawBufferPointer(rebasing: content[range])) }
         }
         return nil
     }

@@ -220,6 +220,65 @@ struct HeaderRunTests {
             #expect(try Self.expectSameReports(zipped, chunkSizes: [331, 1 << 20]) > 300)
         }
     }
+
+    /// Random captures as ``randomCaptures(_:)``, a third of whose lines are printed (Xcode's console of an app that
+    /// also calls `print`): lines of no format the runs count between headers, and lines that look like them but are
+    /// not (a keyword, a prefix, furniture, a repeat line, an indentation, a month, a blank line, a CR).
+    @Test(arguments: 0..<12)
+    func randomCapturesWithPrintedLines(_ seed: Int) throws {
+        var capture = RandomCapture(seed: UInt64(seed), printed: 33)
+        let bytes = capture.make(lines: 3_000)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [64, 331, 4096, 1 << 20])
+        #expect(taken > 600, "the runs took only \(taken) lines: the test no longer exercises them")
+        try Self.expectSameReports(bytes, chunkSizes: [211, 1 << 20], maximumLineLength: 90)
+    }
+
+    /// The generator's Xcode console: the runs take the printed lines between the NSLog records, which are then
+    /// taken too (a printed line leaves the run armed).
+    @Test func theGeneratedXcodeCapture() throws {
+        let bytes = Array(try GeneratorStyleTests.generate(style: "xcode").utf8)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20])
+        let report = try TestSupport.analyzer().analyze(
+            bytes: bytes, chunkSize: 1 << 20, maximumLineLength: LineReader.defaultMaximumLineLength, headerRuns: true
+        ).report
+        let input = try #require(report.inputs.first)
+        #expect(input.unparsedLines > 2_000)
+        #expect(taken > input.lines * 3 / 4, "the runs took \(taken) of \(input.lines) lines")
+    }
+
+    /// What a printed line between two NSLog records is read as: counted as a line of no format by the run (lines 2,
+    /// 4 and 12, and the records after them), or left to the line-by-line path, which finds a bare record (a
+    /// keyword), a record behind a `grep -n` prefix, a repeat line, a blank line. After a printed line, an indented
+    /// line is no continuation: there is no record's indentation to compare it with (line 13).
+    @Test func printedLinesBetweenRecords() throws {
+        let header = "2019-05-04 10:46:18.565 BackgroundDemo[12959:60b]"
+        let text = """
+            \(header) armed
+            Sync: user download layout map
+            \(header) quiet
+            HTTP GET https://cdn.example.net/v3/search/59491 -> 503
+            \(header) quiet
+            applicationDidEnterBackground
+            \(header) quiet
+            main.swift:12:2019-05-04 10:46:18.566 BackgroundDemo[12959:60b] behind a prefix
+            \(header) quiet
+            --- last message repeated 3 times ---
+            \(header) quiet
+            Response headers: {
+                Server = nginx;
+            }
+            \(header) quiet
+
+            \(header) quiet
+
+            """
+        let report = try Self.expectTaken(5, in: text)
+        let input = try #require(report.inputs.first)
+        #expect(input.unparsedLines == 5)
+        #expect(input.unparsedSamples == [2, 4, 12, 13, 14])
+        #expect(input.blankLines == 1)
+        #expect(input.continuationLines == 0)
+    }
 }
 
 /// NSLog captures of a few processes, each line drawn to repeat the header before it or to differ from it in one
@@ -239,7 +298,13 @@ struct RandomCapture {
         ("Journal", 1_880_001, true, 9, "Z"),
     ]
 
-    init(seed: UInt64) { random = SplitMix64(seed: seed ^ 0x4845_4144_4552) }
+    /// The share of lines, in per cent, that are printed (`print` beside NSLog, in Xcode's console) instead.
+    var printed = 0
+
+    init(seed: UInt64, printed: Int = 0) {
+        random = SplitMix64(seed: seed ^ 0x4845_4144_4552)
+        self.printed = printed
+    }
 
     mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
@@ -299,11 +364,29 @@ struct RandomCapture {
 
     mutating func line() -> String {
         tick()
+        if printed > 0, chance(printed) { return printedLine() }
         var process = pick(processes)
         if chance(3) { process.digits = Int.random(in: 1...10, using: &random) }
         if chance(2) { process.zone = pick(["", "Z", "+0530", "+05:30", "-08", "+1"]) }
         let header = "\(timestamp(digits: process.digits, zone: process.zone)) \(process.name)[\(process.pid):"
         return damaged(header + thread(modern: process.modern) + "]" + (chance(95) ? " " : "") + message())
+    }
+
+    /// A line as `print` writes it: most of no format, some a run must leave (a keyword, a `grep -n` or quoting
+    /// prefix, an NSLog header behind one, furniture, a repeat line, an indentation, a blank line, a CR, a dump).
+    mutating func printedLine() -> String {
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<3: return pick(["applicationDidEnterBackground", "-> applicationWillResignActive()"])
+        case 3..<5: return "main.swift:\(digits(2)): " + message()
+        case 5..<7: return "12:\(timestamp(digits: 3, zone: "")) BackgroundDemo[12959:60b] " + message()
+        case 7..<9: return pick(["> quoted", "--- last message repeated 2 times ---", "    indented", "", "\r"])
+        case 9..<11: return pick(["Timestamp               Thread     Type        Activity", "Filtering the log data"])
+        case 11..<13: return pick(["Response: {", "    key = value;", "}"])
+        case 13..<15: return pick(["Sync: ", "Jan  5 10:57:52 ", "[Analytics] ", "CoreData: sql: "]) + message() + "\r"
+        default:
+            return pick(["Sync: ", "Store: ", "HTTP GET ", "Saved ", "[Analytics] ", "Reachability: ", "", "42 "])
+                + message()
+        }
     }
 
     /// `text`, or now and then a line made from it that a run must leave: a CR at its end, too long, cut short,
