@@ -519,7 +519,7 @@ struct InputAnalysis {
                 return
             }
             flushTies()
-            record(fields, line, number)
+            record(fields, line, number, contentOffset: parser.parsedContentOffset(line))
             return
         }
         flushTies()
@@ -598,10 +598,13 @@ struct InputAnalysis {
     }
 
     @inline(__always)
-    private mutating func record(_ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int) {
+    private mutating func record(
+        _ fields: RecordParser.Fields, _ line: UnsafeRawBufferPointer, _ number: Int, contentOffset: Int? = nil
+    ) {
         count(format: fields.formatIndex)
         rawContinuations = rawContinuationFormats[fields.formatIndex]
-        recordIndent = Bytes.indentation(UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]))
+        let content = contentOffset ?? parser.contentOffset(line)
+        recordIndent = Bytes.indentation(UnsafeRawBufferPointer(rebasing: line[content...]))
         let timeline = self.timeline(for: fields, line, number)
         let (message, encoded) = parser.rawMessage(fields, in: line)
         guard encoded else {

@@ -105,6 +105,11 @@ public struct RecordParser {
     private var preferred: Int
     /// The prefixes stripped from the last record (tried first on the next line).
     public private(set) var prefixChain: [Int] = []
+    /// Whether every prefix of ``prefixChain`` is a marker (none is the indentation): then the content of a line
+    /// parsed with it begins where its record does (``parsedContentOffset(_:)``).
+    private var chainIsMarkers = true
+    /// Where the last format tried matched, or was tried: that of the record, once a parse has found one.
+    private var parsedOffset = 0
     private var searchChain: [Int] = []
     /// What the parser looks up per format: the catalogue's (``FormatCatalog/tables``).
     private let tables: Tables
@@ -140,6 +145,8 @@ public struct RecordParser {
         /// checked before the matcher or the style's reader is reached: most lines are no record of most formats.
         let formatFilters: [Regex.Prefilter]
         let prefixFilters: [Regex.Prefilter]
+        /// Per prefix: whether it is a marker (line numbers, quoting, wrapper timestamps), not the indentation.
+        let markerPrefixes: [Bool]
         /// Per byte: the record formats (bit `f` for format `f`) and the prefixes (bit `p` for prefix `p`) whose
         /// prefilters let a match begin with it, so that a search tries only those; empty when the catalogue has
         /// more than 64 formats or prefixes (then each is tried, and refused by its prefilter).
@@ -173,6 +180,7 @@ public struct RecordParser {
             logStyles = formats.map { LogStyleHeader.style(ofPattern: $0.format.pattern) }
             formatFilters = formats.map(\.regex.prefilter)
             prefixFilters = prefixes.map(\.regex.prefilter)
+            markerPrefixes = prefixes.map { !$0.prefix.isIndentation }
             if formats.count <= 64, prefixes.count <= 64 {
                 func beginning(_ indices: [Int], _ filters: [Regex.Prefilter]) -> [UInt64] {
                     (0...255).map { byte in
@@ -303,6 +311,7 @@ public struct RecordParser {
         searchChain.removeAll(keepingCapacity: true)
         guard search(line, from: 0, depth: 0, skippingNSLog: nslog, into: &fields) else { return false }
         prefixChain = searchChain
+        chainIsMarkers = searchChain.allSatisfy { tables.markerPrefixes[$0] }
         return true
     }
 
@@ -513,17 +522,25 @@ public struct RecordParser {
             ? 0
             : Self.markerPrefixesLength(
                 line, chain: prefixChain, filters: tables.prefixFilters, matchers: prefixMatchers,
-                prefixes: catalog.prefixes)
+                markers: tables.markerPrefixes)
+    }
+
+    /// ``contentOffset(_:)`` of the line the last parse found a record in, right after it: where its format matched,
+    /// when the chain holds only markers (the strip matched the same prefixes from the same offsets), without matching
+    /// them again.
+    @inline(__always)
+    public func parsedContentOffset(_ line: UnsafeRawBufferPointer) -> Int {
+        prefixChain.isEmpty ? 0 : chainIsMarkers ? parsedOffset : contentOffset(line)
     }
 
     /// Static, and handed only what it reads: a method would be handed the whole parser, which the per-line path
     /// then copies (hundreds of bytes) for every line, prefixes or not.
     private static func markerPrefixesLength(
         _ line: UnsafeRawBufferPointer, chain: [Int], filters: [Regex.Prefilter], matchers: LazyMatchers,
-        prefixes: [FormatCatalog.CompiledPrefix]
+        markers: [Bool]
     ) -> Int {
         var offset = 0
-        for index in chain where !prefixes[index].prefix.isIndentation {
+        for index in chain where markers[index] {
             guard let length = prefixLength(index, line, from: offset, filters: filters, matchers: matchers)
             else { break }
             offset += length
@@ -535,6 +552,7 @@ public struct RecordParser {
     private mutating func parse(
         _ line: UnsafeRawBufferPointer, from offset: Int, with index: Int, into fields: inout Fields
     ) -> Bool {
+        parsedOffset = offset
         guard Self.admits(tables.formatFilters[index], line, from: offset) else { return false }
         let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
         @inline(__always) func shift(_ range: Range<Int>) -> Range<Int> {

@@ -115,6 +115,53 @@ struct FormatTests {
         #expect(full.fields(of: "[team-59] App[42] hello")?.format == "team-59")
     }
 
+    /// Right after a parse finds a record, the content of its line begins where its format matched when the record's
+    /// prefixes are all markers (`parsedContentOffset`, which matches none of them again), as matching the marker
+    /// prefixes again says (`contentOffset`); with the indentation among them, the markers are matched again.
+    @Test func theContentOfALineJustParsedBeginsWhereItsMarkersEnd() throws {
+        var parser = try RecordParser(
+            catalog: FormatCatalog(), dates: DateInference(reference: DateInference.sampleReference), zone: nil)
+        let markers = ["", "12:", "> ", "12:> ", "2024-05-01T10:00:00.1234567Z "]
+        let indented = ["  ", "12:  ", "  12:", "> >  "]
+        var checked = (markers: 0, indented: 0)
+        for line in try TestSupport.realLines().prefix(3_000) {
+            for wrapper in markers + indented {
+                let bytes = Array(wrapper.utf8) + line
+                bytes.withUnsafeBytes { raw in
+                    guard parser.parse(raw) != nil else { return }
+                    #expect(parser.parsedContentOffset(raw) == parser.contentOffset(raw), "\(wrapper)")
+                    if indented.contains(wrapper) { checked.indented += 1 } else { checked.markers += 1 }
+                }
+            }
+        }
+        #expect(checked.markers > 1_000 && checked.indented > 1_000)
+    }
+
+    /// A line the record parser refuses (`RecordParser.refuses`) is one its search finds no record in, whatever the
+    /// last record was; a line it does not refuse begins with a prefix or is a record.
+    @Test func aLineTheParserRefusesIsNoRecord() throws {
+        let reference = DateInference(reference: DateInference.sampleReference)
+        var parser = try RecordParser(catalog: FormatCatalog(), dates: reference, zone: nil)
+        var lines = try TestSupport.realLines().prefix(3_000).map { $0 }
+        lines += lines.map { Array($0.dropFirst(24)) } + lines.map { Array($0.dropFirst(5)) }
+        lines += ["Sync: a b", "main.swift:12: warning", "[Analytics] event", "Jan  5 10:57:52 host a[1]: b", "{"]
+            .map { Array($0.utf8) }
+        var refused = 0
+        for line in lines where !line.isEmpty {
+            line.withUnsafeBytes { raw in
+                let refuses = parser.refuses(raw)
+                // Parsed after a record of each shape and none: the outcome does not depend on the last record.
+                for before in ["2019-05-04 10:46:18.565 a[1:60b] x", "2019-05-04 10:46:18.565123 a[1:60b] x", "12:> x"]
+                {
+                    _ = Array(before.utf8).withUnsafeBytes { parser.parse($0) }
+                    if refuses { #expect(parser.parse(raw) == nil, "\(String(decoding: line, as: UTF8.self))") }
+                }
+                if refuses { refused += 1 }
+            }
+        }
+        #expect(refused > 1_000)
+    }
+
     /// An NSLog line behind a prefix is read by `NSLogHeader`, not PCRE2: its fields are where the format's pattern puts
     /// them, for every line of the samples, the corpus and a generated capture, and mutated ones, behind a grep line
     /// number and a quote.
