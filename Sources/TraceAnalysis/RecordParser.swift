@@ -144,7 +144,7 @@ public struct RecordParser {
         /// Per format and per prefix: what a line must have for its pattern to match there (``Regex/Prefilter``),
         /// checked before the matcher or the style's reader is reached: most lines are no record of most formats.
         let formatFilters: [Regex.Prefilter]
-        let prefixFilters: [Regex.Prefilter]
+        let prefixFilters: PrefixFilters
         /// Per prefix: whether it is a marker (line numbers, quoting, wrapper timestamps), not the indentation.
         let markerPrefixes: [Bool]
         /// Per byte: the record formats (bit `f` for format `f`) and the prefixes (bit `p` for prefix `p`) whose
@@ -179,7 +179,7 @@ public struct RecordParser {
             messageToEnd = formats.map(\.messageToEnd)
             logStyles = formats.map { LogStyleHeader.style(ofPattern: $0.format.pattern) }
             formatFilters = formats.map(\.regex.prefilter)
-            prefixFilters = prefixes.map(\.regex.prefilter)
+            prefixFilters = PrefixFilters(prefixes)
             markerPrefixes = prefixes.map { !$0.prefix.isIndentation }
             if formats.count <= 64, prefixes.count <= 64 {
                 func beginning(_ indices: [Int], _ filters: [Regex.Prefilter]) -> [UInt64] {
@@ -190,7 +190,7 @@ public struct RecordParser {
                     }
                 }
                 formatsBeginning = beginning(recordFormats, formatFilters)
-                prefixesBeginning = beginning(Array(prefixes.indices), prefixFilters)
+                prefixesBeginning = beginning(Array(prefixes.indices), prefixFilters.prefilters)
                 nslogFormats = recordFormats.reduce(0) { shapes[$1] != nil ? $0 | 1 << UInt64($1) : $0 }
             } else {
                 (formatsBeginning, prefixesBeginning, nslogFormats) = ([], [], 0)
@@ -474,10 +474,13 @@ public struct RecordParser {
     /// method called from a mutating one was handed a copy of the whole parser (584 bytes) for every prefix tried.
     @inline(__always)
     private static func prefixLength(
-        _ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int, filters: [Regex.Prefilter],
+        _ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int, filters: PrefixFilters,
         matchers: LazyMatchers
     ) -> Int? {
-        guard admits(filters[index], line, from: offset) else { return nil }
+        guard admits(filters.prefilters[index], line, from: offset) else { return nil }
+        if filters.grepLineNumbers >> UInt64(index) & 1 != 0, !GrepLineNumber.mayMatch(line, from: offset) {
+            return nil
+        }
         return matchers.with(index) { prefixLength($0, line, from: offset) }
     }
 
@@ -502,7 +505,7 @@ public struct RecordParser {
     /// The offset after the prefixes of `chain`, or nil when one does not match.
     @inline(__always)
     private static func strip(
-        _ chain: [Int], _ line: UnsafeRawBufferPointer, filters: [Regex.Prefilter], matchers: LazyMatchers
+        _ chain: [Int], _ line: UnsafeRawBufferPointer, filters: PrefixFilters, matchers: LazyMatchers
     ) -> Int? {
         if chain.isEmpty { return 0 }
         var offset = 0
@@ -536,7 +539,7 @@ public struct RecordParser {
     /// Static, and handed only what it reads: a method would be handed the whole parser, which the per-line path
     /// then copies (hundreds of bytes) for every line, prefixes or not.
     private static func markerPrefixesLength(
-        _ line: UnsafeRawBufferPointer, chain: [Int], filters: [Regex.Prefilter], matchers: LazyMatchers,
+        _ line: UnsafeRawBufferPointer, chain: [Int], filters: PrefixFilters, matchers: LazyMatchers,
         markers: [Bool]
     ) -> Int {
         var offset = 0
@@ -951,3 +954,45 @@ enum Bytes {
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// The prefixes' prefilters (``Regex/Prefilter``), and which prefixes have the built-in `grep -n` pattern, whose refusal
+/// is ``GrepLineNumber``'s.
+struct PrefixFilters: Sendable {
+    let prefilters: [Regex.Prefilter]
+    /// Bit `p`: prefix `p` (of the first 64) has the pattern of ``LinePrefix/grepLineNumber``.
+    let grepLineNumbers: UInt64
+
+    init(_ prefixes: [FormatCatalog.CompiledPrefix]) {
+        prefilters = prefixes.map(\.regex.prefilter)
+        grepLineNumbers = prefixes.prefix(64).enumerated().reduce(0) { bits, prefix in
+            prefix.element.prefix.pattern == LinePrefix.grepLineNumber.pattern
+                ? bits | 1 << UInt64(prefix.offset) : bits
+        }
+    }
+}
+
+/// A refusal of the `grep -n` prefix (``LinePrefix/grepLineNumber``, `(?:(?=[^\s:]*?[^\s:\d])[^\s:]++:)?\d+[:-]`),
+/// whose pattern PCRE2 names no byte every match holds for: every line that begins with a letter would be handed to
+/// PCRE2. A line that begins with no digit matches only with a file name: the run of bytes before its first space or
+/// colon, which must be a colon followed by a digit.
+enum GrepLineNumber {
+    /// Whether the pattern may match `line` from `offset` (anchored): false only where PCRE2 finds no match.
+    @inline(__always)
+    static func mayMatch(_ line: UnsafeRawBufferPointer, from offset: Int) -> Bool {
+        let count = line.count
+        guard offset < count else { return false }
+        let first = line[offset]
+        if first &- UInt8(ascii: "0") < 10 { return true }
+        var index = offset
+        while index < count {
+            let byte = line[index]
+            // `\s` in PCRE2's default tables: the space and 0x09–0x0D.
+            if byte == UInt8(ascii: " ") || byte &- 0x09 < 5 { return false }
+            if byte == UInt8(ascii: ":") {
+                return index > offset && index &+ 1 < count && line[index &+ 1] &- UInt8(ascii: "0") < 10
+            }
+            index &+= 1
+        }
+        return false
+    }
+}

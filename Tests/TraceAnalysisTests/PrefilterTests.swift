@@ -102,4 +102,30 @@ struct PrefilterTests {
         #expect(try !filter("log-compact").mayBegin(with: UInt8(ascii: "S")))
         #expect(try filter("syslog").mayBegin(with: UInt8(ascii: "S")))  // `Sep 12 …`
     }
+
+    /// The `grep -n` prefix's own refusal (`GrepLineNumber`, which the record parser asks before PCRE2, which names no
+    /// byte every match of that pattern holds): what it refuses, PCRE2 does not match, at the line's start and further
+    /// in (behind another prefix), on the lines above and on made ones around its colon, spaces and control bytes.
+    @Test func theGrepPrefixRefusesOnlyWhatPCRE2DoesNotMatch() throws {
+        let catalog = try FormatCatalog()
+        let prefix = try #require(catalog.prefixes.first { $0.prefix.id == LinePrefix.grepLineNumber.id })
+        let reference = Matcher(try Regex("(*NO_START_OPT)" + prefix.regex.pattern, options: prefix.regex.options))
+        var lines = try Self.lines()
+        let heads = ["a:1:", "a:1-", "a:", ":1:", "a :1:", "a\t1:", "a\u{0B}:1:", "é:3-", "x:y:1:", "12:", "1a:2:"]
+        lines += heads.flatMap { head in ["", " x", "Sync", "9"].map { Array((head + $0).utf8) } }
+        lines += [[0x85, 0x3A, 0x31, 0x3A], [0xA0, 0x3A, 0x31, 0x2D], [0x41, 0x0C, 0x3A, 0x31, 0x3A]]
+        var refused = 0
+        for line in lines {
+            try line.withUnsafeBytes { bytes in
+                for start in [0, 1, 3] where start <= bytes.count {
+                    let matches = try reference.matches(bytes, from: start)
+                    if !GrepLineNumber.mayMatch(bytes, from: start) {
+                        refused += 1
+                        #expect(!matches, "refused, and PCRE2 matches: \(String(decoding: line, as: UTF8.self))")
+                    }
+                }
+            }
+        }
+        #expect(refused > lines.count)
+    }
 }
