@@ -888,18 +888,20 @@ struct InputAnalysis {
 
     /// Counts the line at `start` of `run`, line `number`, as ``classify(_:_:header:read:)`` would count it, when
     /// that is as a line of no format: a whole line (its LF before `run.end`, no longer than the reader's limit)
-    /// that begins with neither a space nor a tab (so it is neither blank nor indented past a record), is no record
-    /// of any format at its start, begins with no prefix, is no furniture and no repeat line, and means no entry of
-    /// the vocabulary (a bare record when the catalogue has a fallback format). Its patterns are asked in the order
-    /// the line-by-line path asks them of a line of no format, each once. Returns where the next line begins, or
-    /// nil: the line is then read one by one, and a pattern that gave up on it is asked again (its give-up counted
-    /// twice against its budget).
+    /// that begins with neither a space nor a tab (so it is neither blank nor indented past a record) nor a digit,
+    /// is no record of any format at its start, begins with no prefix, is no furniture and no repeat line, and means
+    /// no entry of the vocabulary (a bare record when the catalogue has a fallback format). Its patterns are asked in
+    /// the order the line-by-line path asks them of a line of no format, each once. Returns where the next line
+    /// begins, or nil: the line is then read one by one, and a pattern that gave up on it is asked again (its give-up
+    /// counted twice against its budget).
     private mutating func takeUnparsed(_ run: LineReader.Run, at start: Int, number: Int) -> Int? {
         guard mode == .formatted, ties.isEmpty, bracketDepth == 0, parser.prefixChain.isEmpty else { return nil }
+        // A line that begins with a digit is left to that path untried: most such lines a run stops at are records
+        // (an NSLog header with a keyword, of another process, at another minute).
         let first = run.buffer.load(fromByteOffset: start, as: UInt8.self)
-        guard first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), let lf = run.lineFeed(from: start) else {
-            return nil
-        }
+        guard first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), first &- UInt8(ascii: "0") >= 10,
+            let lf = run.lineFeed(from: start)
+        else { return nil }
         var count = lf &- start
         guard count <= run.maximumLineLength else { return nil }
         if count > 0, run.buffer.load(fromByteOffset: lf &- 1, as: UInt8.self) == 0x0D { count &-= 1 }
