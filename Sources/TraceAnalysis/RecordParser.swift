@@ -145,8 +145,6 @@ public struct RecordParser {
         /// checked before the matcher or the style's reader is reached: most lines are no record of most formats.
         let formatFilters: [Regex.Prefilter]
         let prefixFilters: PrefixFilters
-        /// Per prefix: whether it is a marker (line numbers, quoting, wrapper timestamps), not the indentation.
-        let markerPrefixes: [Bool]
         /// Per byte: the record formats (bit `f` for format `f`) and the prefixes (bit `p` for prefix `p`) whose
         /// prefilters let a match begin with it, so that a search tries only those; empty when the catalogue has
         /// more than 64 formats or prefixes (then each is tried, and refused by its prefilter).
@@ -180,7 +178,6 @@ public struct RecordParser {
             logStyles = formats.map { LogStyleHeader.style(ofPattern: $0.format.pattern) }
             formatFilters = formats.map(\.regex.prefilter)
             prefixFilters = PrefixFilters(prefixes)
-            markerPrefixes = prefixes.map { !$0.prefix.isIndentation }
             if formats.count <= 64, prefixes.count <= 64 {
                 func beginning(_ indices: [Int], _ filters: [Regex.Prefilter]) -> [UInt64] {
                     (0...255).map { byte in
@@ -311,7 +308,7 @@ public struct RecordParser {
         searchChain.removeAll(keepingCapacity: true)
         guard search(line, from: 0, depth: 0, skippingNSLog: nslog, into: &fields) else { return false }
         prefixChain = searchChain
-        chainIsMarkers = searchChain.allSatisfy { tables.markerPrefixes[$0] }
+        chainIsMarkers = searchChain.allSatisfy { tables.prefixFilters.markers[$0] }
         return true
     }
 
@@ -470,7 +467,7 @@ public struct RecordParser {
     }
 
     /// The bytes prefix `index` covers at `offset`, or nil when it does not match there (or matches nothing).
-    /// Static, and handed only what it reads, as ``markerPrefixesLength(_:chain:filters:matchers:prefixes:)`` is: a
+    /// Static, and handed only what it reads, as ``markerPrefixesLength(_:chain:filters:matchers:)`` is: a
     /// method called from a mutating one was handed a copy of the whole parser (584 bytes) for every prefix tried.
     @inline(__always)
     private static func prefixLength(
@@ -524,8 +521,7 @@ public struct RecordParser {
         prefixChain.isEmpty
             ? 0
             : Self.markerPrefixesLength(
-                line, chain: prefixChain, filters: tables.prefixFilters, matchers: prefixMatchers,
-                markers: tables.markerPrefixes)
+                line, chain: prefixChain, filters: tables.prefixFilters, matchers: prefixMatchers)
     }
 
     /// ``contentOffset(_:)`` of the line the last parse found a record in, right after it: where its format matched,
@@ -539,11 +535,10 @@ public struct RecordParser {
     /// Static, and handed only what it reads: a method would be handed the whole parser, which the per-line path
     /// then copies (hundreds of bytes) for every line, prefixes or not.
     private static func markerPrefixesLength(
-        _ line: UnsafeRawBufferPointer, chain: [Int], filters: PrefixFilters, matchers: LazyMatchers,
-        markers: [Bool]
+        _ line: UnsafeRawBufferPointer, chain: [Int], filters: PrefixFilters, matchers: LazyMatchers
     ) -> Int {
         var offset = 0
-        for index in chain where markers[index] {
+        for index in chain where filters.markers[index] {
             guard let length = prefixLength(index, line, from: offset, filters: filters, matchers: matchers)
             else { break }
             offset += length
@@ -955,15 +950,18 @@ enum Bytes {
     import Darwin
 #endif
 
-/// The prefixes' prefilters (``Regex/Prefilter``), and which prefixes have the built-in `grep -n` pattern, whose refusal
-/// is ``GrepLineNumber``'s.
+/// The prefixes' prefilters (``Regex/Prefilter``), which prefixes have the built-in `grep -n` pattern, whose refusal
+/// is ``GrepLineNumber``'s, and which are markers.
 struct PrefixFilters: Sendable {
     let prefilters: [Regex.Prefilter]
+    /// Per prefix: whether it is a marker (line numbers, quoting, wrapper timestamps), not the indentation.
+    let markers: [Bool]
     /// Bit `p`: prefix `p` (of the first 64) has the pattern of ``LinePrefix/grepLineNumber``.
     let grepLineNumbers: UInt64
 
     init(_ prefixes: [FormatCatalog.CompiledPrefix]) {
         prefilters = prefixes.map(\.regex.prefilter)
+        markers = prefixes.map { !$0.prefix.isIndentation }
         grepLineNumbers = prefixes.prefix(64).enumerated().reduce(0) { bits, prefix in
             prefix.element.prefix.pattern == LinePrefix.grepLineNumber.pattern
                 ? bits | 1 << UInt64(prefix.offset) : bits
@@ -972,8 +970,8 @@ struct PrefixFilters: Sendable {
 }
 
 /// A refusal of the `grep -n` prefix (``LinePrefix/grepLineNumber``, `(?:(?=[^\s:]*?[^\s:\d])[^\s:]++:)?\d+[:-]`),
-/// whose pattern PCRE2 names no byte every match holds for: every line that begins with a letter would be handed to
-/// PCRE2. A line that begins with no digit matches only with a file name: the run of bytes before its first space or
+/// for whose pattern PCRE2 names no byte every match holds: without it, every line that begins with a letter would be
+/// handed to PCRE2. A line that begins with no digit matches only with a file name: the bytes up to its first space or
 /// colon, which must be a colon followed by a digit.
 enum GrepLineNumber {
     /// Whether the pattern may match `line` from `offset` (anchored): false only where PCRE2 finds no match.
