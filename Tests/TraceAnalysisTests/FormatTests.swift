@@ -124,7 +124,10 @@ struct FormatTests {
         let markers = ["", "12:", "> ", "12:> ", "2024-05-01T10:00:00.1234567Z "]
         let indented = ["  ", "12:  ", "  12:", "> >  "]
         var checked = (markers: 0, indented: 0)
-        for line in try TestSupport.realLines().prefix(3_000) {
+        // The samples (and the real corpus, where it is), and random NSLog captures with printed lines.
+        var capture = RandomCapture(seed: 7, printed: 20)
+        let made = capture.make(lines: 1_000).split(separator: 0x0A).map { Array($0) }
+        for line in try TestSupport.realLines().prefix(2_000) + made {
             for wrapper in markers + indented {
                 let bytes = Array(wrapper.utf8) + line
                 bytes.withUnsafeBytes { raw in
@@ -142,7 +145,12 @@ struct FormatTests {
     @Test func aLineTheParserRefusesIsNoRecord() throws {
         let reference = DateInference(reference: DateInference.sampleReference)
         var parser = try RecordParser(catalog: FormatCatalog(), dates: reference, zone: nil)
-        var lines = try TestSupport.realLines().prefix(3_000).map { $0 }
+        var capture = RandomCapture(seed: 5, printed: 50)
+        var lines =
+            try TestSupport.realLines().prefix(2_000)
+            + capture.make(lines: 2_000).split(separator: 0x0A).map {
+                Array($0)
+            }
         lines += lines.map { Array($0.dropFirst(24)) } + lines.map { Array($0.dropFirst(5)) }
         lines += ["Sync: a b", "main.swift:12: warning", "[Analytics] event", "Jan  5 10:57:52 host a[1]: b", "{"]
             .map { Array($0.utf8) }
