@@ -550,6 +550,13 @@ struct InputAnalysis {
             bareRecord(content, number, format: fallback)
             return
         }
+        countUnparsed(number)
+    }
+
+    /// Counts line `number` as one of no format (unparsed): after it, a line is no continuation of the record before
+    /// it by its indentation.
+    @inline(__always)
+    private mutating func countUnparsed(_ number: Int) {
         summary.unparsedLines += 1
         if summary.unparsedSamples.count < 5 { summary.unparsedSamples.append(number) }
         recordIndent = nil
@@ -869,15 +876,10 @@ struct InputAnalysis {
         summary.lines = number
         runLines &+= taken
         failureLog.line = number
-        // A record leaves the indentation of its header (none); a line of no format, none to compare with (then a
-        // record taken by the next run, in the next chunk, leaves its own).
-        if unparsedLast {
-            recordIndent = nil
-            guard records else { return (taken, next) }
-        } else {
-            guard records else { return (taken, next) }
-            recordIndent = 0
-        }
+        guard records else { return (taken, next) }
+        // A record leaves the indentation of its header (none), a line of no format none to compare with; a record
+        // taken after such a line, here or by the run of the next chunk, leaves its own again.
+        if !unparsedLast { recordIndent = 0 }
         let clock = clock(modern: modern)
         rawContinuations = rawContinuationFormats[clock.format]
         lastTimeline = recent[cachedRecent].timeline.object
@@ -911,8 +913,7 @@ struct InputAnalysis {
         guard parser.refuses(line), !parser.isFurniture(content: line), parser.repeatCount(content: line) == nil,
             !hasFallback || recognizer.entryIndex(line, marks: marks) == nil
         else { return nil }
-        summary.unparsedLines += 1
-        if summary.unparsedSamples.count < 5 { summary.unparsedSamples.append(number) }
+        countUnparsed(number)
         return lf &+ 1
     }
 

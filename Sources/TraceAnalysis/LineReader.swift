@@ -167,8 +167,8 @@ public struct LineReader: ~Copyable {
     /// The line feeds of `buffer[0..<end]` in order: from the marks of the bytes read (``newlines``), a bit scan
     /// that carries its word from one line to the next, or with `memchr`.
     private struct Newlines {
-        let marks: UnsafeMutablePointer<UInt64>?
-        let buffer: UnsafeMutableRawPointer
+        let marks: UnsafePointer<UInt64>?
+        let buffer: UnsafeRawPointer
         let end: Int
         /// The word of the marks being scanned and its bits not handed out yet.
         var word = 0
@@ -176,7 +176,7 @@ public struct LineReader: ~Copyable {
         /// Where `memchr` searches from, without marks.
         var from = 0
 
-        init(_ marks: UnsafeMutablePointer<UInt64>?, _ buffer: UnsafeMutableRawPointer, end: Int) {
+        init(_ marks: UnsafePointer<UInt64>?, _ buffer: UnsafeRawPointer, end: Int) {
             self.marks = marks
             self.buffer = buffer
             self.end = end
@@ -226,15 +226,9 @@ public struct LineReader: ~Copyable {
         /// The line feed that ends the line begun at `start`, when it is before ``end``: from the marks.
         @inline(__always)
         func lineFeed(from start: Int) -> Int? {
-            var word = start &>> 6
-            var bits = newlines[word] & (~0 &<< UInt64(start & 63))
-            while bits == 0 {
-                word &+= 1
-                guard word << 6 < end else { return nil }
-                bits = newlines[word]
-            }
-            let found = word << 6 | bits.trailingZeroBitCount
-            return found < end ? found : nil
+            var feeds = Newlines(newlines, buffer, end: end)
+            feeds.skip(to: start)
+            return feeds.next()
         }
     }
 
