@@ -24,4 +24,11 @@ static inline __attribute__((always_inline)) uint64_t csimd_non_hex(uint64_t wor
     return ~((digit | letter | ~not_x) & ~word) & high;
 }
 
+/// Per byte of `word`, its high bit set where the byte is no ASCII digit: exact for every byte (a byte's low seven
+/// bits, xored with `0`'s, plus 0x76 reach its high bit from 10 up, with no carry into the next byte).
+static inline __attribute__((always_inline)) uint64_t csimd_non_digits(uint64_t word) {
+    const uint64_t offset = word ^ 0x3030303030303030ull;
+    return (((offset & 0x7F7F7F7F7F7F7F7Full) + 0x7676767676767676ull) | offset) & 0x8080808080808080ull;
+}
+
 #endif

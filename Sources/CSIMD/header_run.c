@@ -100,6 +100,28 @@ static inline __attribute__((always_inline)) int run_device_clock(
     return 1;
 }
 
+/// `csimd_ci_timestamp_length`, inlined into the runs: the date and time words hold digits exactly where the pattern
+/// has them (`YYYY-MM-`, `DDTHH:MM`, and bytes 12–19, `H:MM:SS` and the byte after the seconds), then come the
+/// fraction or none, `Z` and a space.
+static inline __attribute__((always_inline)) size_t run_ci_timestamp(const uint8_t *line, size_t count) {
+    if (count < 21) return 0;
+    const uint64_t date = csimd_load8(line), day = csimd_load8(line + 8), time = csimd_load8(line + 12);
+    if (csimd_non_digits(date) != 0x8000008000000000ull || (date & 0xFF0000FF00000000ull) != 0x2D00002D00000000ull)
+        return 0;  // `-` at 4 and 7
+    if (csimd_non_digits(day) != 0x0000800000800000ull || (day & 0x0000FF0000FF0000ull) != 0x00003A0000540000ull)
+        return 0;  // `T` at 10, `:` at 13
+    if (csimd_non_digits(time) != 0x8000008000008000ull || (time & 0x000000FF00000000ull) != 0x0000003A00000000ull)
+        return 0;  // `:` at 16, no digit at 19
+    size_t index = 19;
+    if (line[19] == '.') {
+        while (++index < count && (uint8_t)(line[index] - '0') < 10) {}
+        if (index == 20) return 0;
+    }
+    return index + 1 < count && line[index] == 'Z' && line[index + 1] == ' ' ? index + 2 : 0;
+}
+
+size_t csimd_ci_timestamp_length(const uint8_t *line, size_t count) { return run_ci_timestamp(line, count); }
+
 /// Per byte: 1 where it may be in a modern NSLog header's thread (`\d`), 2 where in a classic one's
 /// (`[0-9A-Fa-fx]`), 4 where in a compact `log` line's (`[0-9a-f]`).
 static const uint8_t run_thread_bytes[256] = {
@@ -409,13 +431,13 @@ static inline __attribute__((always_inline)) size_t run_tail_end(
     return run_tail_at(tail, line + start, count - start, modern) ? start + tail->count : 0;
 }
 
-/// `csimd_header_run` (`style` 0: the NSLog shapes `armed` in `nslog`) and `csimd_style_run` (a `CSIMD_STYLE_…`, as
-/// `styled` was armed), inlined per style, with the loud lines and without (`loud` null), each loop as lean as it
-/// can be.
+/// `csimd_header_run` (`style` 0: the NSLog shapes `armed` in `nslog`, each line behind `prefix`) and
+/// `csimd_style_run` (a `CSIMD_STYLE_…`, as `styled` was armed), inlined per style and prefix, with the loud lines and
+/// without (`loud` null), each loop as lean as it can be.
 static inline __attribute__((always_inline)) size_t run_headers(
-    csimd_header_state *nslog, uint32_t armed, csimd_style_state *styled, uint32_t style, const uint8_t *bytes,
-    size_t start, size_t end, const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud,
-    size_t max_line, csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
+    csimd_header_state *nslog, uint32_t armed, uint32_t prefix, csimd_style_state *styled, uint32_t style,
+    const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, const uint64_t *candidates,
+    const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
     size_t position = start;
     size_t lines = 0;
     size_t group = 0;  // groups written; the last one (group - 1) may grow
@@ -427,6 +449,14 @@ static inline __attribute__((always_inline)) size_t run_headers(
         size_t lf, count;
         const uint8_t *line = run_line(&feeds, bytes, position, end, max_line, loud, &lf, &count);
         if (!line) break;
+        size_t header = position;  // where the header begins in the chunk
+        if (prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
+            const size_t skip = run_ci_timestamp(line, count);
+            if (!skip || count - skip < 28) break;
+            line += skip;
+            count -= skip;
+            header += skip;
+        }
         int modern = 0;
         uint32_t micros;
         size_t timestamp_end;
@@ -484,7 +514,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
         // The message follows (in the styles, `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?` may come
         // first, and match whatever follows: the rest of the line is searched whole). A message that may open a
         // dump, or holds a keyword, is the line-by-line path's.
-        if (!loud && !run_quiet(keywords, line, index, count, candidates, position)) break;
+        if (!loud && !run_quiet(keywords, line, index, count, candidates, header)) break;
         if (!run_group(out, &group, capacity, tail, modern, micros)) break;
         lines++;
         position = lf + 1;
@@ -499,10 +529,13 @@ size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
     csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
-#define NSLOG_RUN(loud)                                                                                           \
-    run_headers(state, armed, 0, 0, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, \
-                next)
-    return loud ? NSLOG_RUN(loud) : NSLOG_RUN(0);
+#define NSLOG_RUN(prefix, loud)                                                                                   \
+    run_headers(state, armed, prefix, 0, 0, bytes, start, end, newlines, candidates, loud, max_line, out, capacity,  \
+                groups, next)
+    if (state->prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
+        return loud ? NSLOG_RUN(CSIMD_PREFIX_CI_TIMESTAMP, loud) : NSLOG_RUN(CSIMD_PREFIX_CI_TIMESTAMP, 0);
+    }
+    return loud ? NSLOG_RUN(CSIMD_PREFIX_NONE, loud) : NSLOG_RUN(CSIMD_PREFIX_NONE, 0);
 #undef NSLOG_RUN
 }
 
@@ -511,8 +544,8 @@ size_t csimd_style_run(
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
     size_t *groups, size_t *next) {
 #define STYLE_RUN(style, loud)                                                                                    \
-    run_headers(0, 0, state, style, bytes, start, end, newlines, candidates, loud, max_line, out, capacity, groups, \
-                next)
+    run_headers(0, 0, CSIMD_PREFIX_NONE, state, style, bytes, start, end, newlines, candidates, loud, max_line, out, \
+                capacity, groups, next)
     switch (state->style) {
     case CSIMD_STYLE_COMPACT: return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
     case CSIMD_STYLE_SYSLOG: return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);

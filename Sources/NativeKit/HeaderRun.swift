@@ -202,6 +202,28 @@ public final class HeaderRun {
     /// name together, for BSD syslog): fifteen words and the last eight (`CSIMD_TAIL_WORDS`).
     public static let tailLimit = Int(CSIMD_TAIL_WORDS) * 8 + 8
 
+    /// What every line of an NSLog run begins with before its header (`CSIMD_PREFIX_…`).
+    public enum Prefix: UInt32, Sendable {
+        case none = 0  // CSIMD_PREFIX_NONE
+        /// A CI runner's timestamp (``ciTimestampLength(_:)``).
+        case ciTimestamp = 1  // CSIMD_PREFIX_CI_TIMESTAMP
+    }
+
+    /// The prefix the NSLog runs take before each header, from the next run on.
+    public var prefix: Prefix {
+        @inline(__always) get { Prefix(rawValue: state.pointee.prefix) ?? .none }
+        @inline(__always) set { state.pointee.prefix = newValue.rawValue }
+    }
+
+    /// The length of the CI runner's timestamp that begins `line` (`2024-05-01T10:00:00.1234567Z `): what the
+    /// pattern `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ` matches there, anchored; 0 where it does not match
+    /// (`csimd_ci_timestamp_length`, which the runs use).
+    @inline(__always)
+    public static func ciTimestampLength(_ line: UnsafeRawBufferPointer) -> Int {
+        guard let base = line.baseAddress else { return 0 }
+        return csimd_ci_timestamp_length(base.assumingMemoryBound(to: UInt8.self), line.count)
+    }
+
     /// What the lines of shape `modern` repeat, from the record at `line`: its first 20 bytes
     /// (`YYYY-MM-DD HH:MM:SS.`; a later second of the same minute is taken too, see `csimd_header_run`), its number
     /// of fraction digits (1–3 classic, 4–9 modern), and the `zoneCount` bytes (0–8) of the zone after them.

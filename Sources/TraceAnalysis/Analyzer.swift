@@ -240,6 +240,8 @@ struct InputAnalysis {
     private let rawContinuationFormats: [Bool]
     /// Whether the catalogue has a fallback format, whose records lines of no format with a keyword are.
     private let hasFallback: Bool
+    /// Whether a run behind a prefix takes either NSLog shape (``RecordParser/Tables/onlyBuiltInPatterns``).
+    private let bothShapesBehindPrefixes: Bool
     /// Per format: whether it reads an NSLog header's timestamp as the runs of headers do
     /// (``RecordParser/Tables/isoLike``).
     private let isoLikeFormats: [Bool]
@@ -361,6 +363,7 @@ struct InputAnalysis {
         let catalog = analyzer.catalog
         self.rawContinuationFormats = catalog.tables.rawContinuations
         self.hasFallback = catalog.fallback != nil
+        self.bothShapesBehindPrefixes = catalog.tables.onlyBuiltInPatterns
         self.mode = catalog.recordFormats.isEmpty ? .bare : (catalog.fallback == nil ? .formatted : .sniffing)
         self.headerRun =
             headerRuns && tracking == nil && recognizer.needsMarkedKeyword
@@ -478,7 +481,10 @@ struct InputAnalysis {
     /// unparsed.
     @inline(never)
     private mutating func classify(_ line: UnsafeRawBufferPointer, _ number: Int) {
-        guard parser.quickShape != nil else { return classify(line, number, header: nil, read: false) }
+        guard parser.quickShape != nil else {
+            if parser.isQuickPrefixed { return classifyPrefixed(line, number) }
+            return classify(line, number, header: nil, read: false)
+        }
         // Most lines of an NSLog capture: a record of an NSLog format after another, handled without the
         // general `Fields` (what `parse` then `record` would do, step for step). This path is a small function
         // of its own, so that the header's match is inlined into it.
@@ -489,6 +495,27 @@ struct InputAnalysis {
             return
         }
         classify(line, number, header: header, read: true)
+    }
+
+    /// ``classify(_:_:)`` after a record of an NSLog format behind a CI runner's timestamp
+    /// (``RecordParser/isQuickPrefixed``): a line with that prefix and then an NSLog header is such a record too when
+    /// the parser says which format (``RecordParser/quickPrefixedFormat(_:likeLast:)``), taken as the quick path
+    /// takes an NSLog record, with the prefix counted (what `parse` then `record` would do); any other line is read
+    /// as any other.
+    @inline(never)
+    private mutating func classifyPrefixed(_ line: UnsafeRawBufferPointer, _ number: Int) {
+        let offset = HeaderRun.ciTimestampLength(line)
+        if offset > 0 {
+            let content = UnsafeRawBufferPointer(rebasing: line[offset...])
+            let (header, repeated) = NSLogHeader.match(content, tails: tails, first: cachedRecent, dates: &headerDates)
+            if let header, let format = parser.quickPrefixedFormat(header.shape, likeLast: bracketDepth > 0) {
+                flushTies()
+                parser.countPrefixes(into: &prefixLines)
+                quickRecord(header, format: format, content, number, repeated: repeated, prefix: .ciTimestamp)
+                return
+            }
+        }
+        classify(line, number, header: nil, read: false)
     }
 
     /// ``classify(_:_:)`` for every line the quick path does not take; `read`: `header` is the line's
@@ -634,10 +661,11 @@ struct InputAnalysis {
 
     /// ``record(_:_:_:)`` for a line ``NSLogHeader`` read as a record of NSLog format `format`
     /// (``RecordParser/quickFormat(_:likeLast:)``); `repeated`: the entry of `recent` whose header tail the line
-    /// repeats (-1: none).
+    /// repeats (-1: none). `line` begins with the header: behind `prefix`, it is the line's content after it.
     @inline(__always)
     private mutating func quickRecord(
-        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int, repeated: Int
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, _ number: Int, repeated: Int,
+        prefix: HeaderRun.Prefix = .none
     ) {
         count(format: format)
         rawContinuations = rawContinuationFormats[format]
@@ -657,7 +685,7 @@ struct InputAnalysis {
             setTail(cachedRecent, NSLogHeader.Tail(header, in: line))
             timeline.with { noteRecord($0, message: message, number, time) }
         }
-        armRun(header, format: format, line, time: time)
+        armRun(header, format: format, line, time: time, prefix: prefix)
     }
 
     /// Drops the header tails of entry `index` of `recent`, NSLog's and a `log` style's.
@@ -678,34 +706,42 @@ struct InputAnalysis {
     /// later one, with the header tail of a recent incarnation, are records of the same format at that second (a
     /// zone the line states is the same; one assumed for it is the same within the hour, as ``ZoneResolver`` works
     /// it out). The other shape stays armed if it was: this record leaves nothing that would read its lines
-    /// differently.
+    /// differently. Behind `prefix` (`line` is then the content after it), the lines must have that prefix, and the
+    /// other shape stays armed only where the parser takes it behind the prefix too
+    /// (``RecordParser/Tables/onlyBuiltInPatterns``).
     @inline(__always)
     private mutating func armRun(
-        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp?
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp?,
+        prefix: HeaderRun.Prefix
     ) {
         guard headerRun != nil, let time, isoLikeFormats[format] else { return }
-        arm(header, format: format, line, time: time)
+        arm(header, format: format, line, time: time, prefix: prefix)
     }
 
     /// ``armRun(_:format:_:time:)`` once it is known to arm: out of line, so that the path of a line stays small
     /// enough for the optimiser to inline what it calls (inside a large function, loads and array counts became
     /// calls).
     @inline(never)
-    private mutating func arm(_ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp)
-    {
+    private mutating func arm(
+        _ header: NSLogHeader.Match, format: Int, _ line: UnsafeRawBufferPointer, time: Timestamp,
+        prefix: HeaderRun.Prefix
+    ) {
         guard let headerRun, let base = line.baseAddress else { return }
         let digits = Int(time.fractionDigits)
         let zoneCount = header.timestamp.upperBound &- 20 &- digits
         guard digits > 0, zoneCount >= 0, zoneCount <= 8 else { return }
         let modern = header.shape == .modern
         headerRun.arm(modern: modern, line: base, fractionDigits: digits, zoneCount: zoneCount)
+        // A shape armed behind another prefix stays disarmed.
+        let before = prefix == headerRun.prefix && (prefix == .none || bothShapesBehindPrefixes) ? armedBefore & 3 : 0
+        headerRun.prefix = prefix
         let clock = Clock(time: time, format: format)
         if modern { clocks.modern = clock } else { clocks.classic = clock }
         // A record that opens a dump arms nothing until the dump closes.
         if bracketDepth > 0 {
-            suspended = (armedBefore & 3) | (modern ? 2 : 1)
+            suspended = before | (modern ? 2 : 1)
         } else {
-            armed = (armedBefore & 3) | (modern ? 2 : 1)
+            armed = before | (modern ? 2 : 1)
         }
     }
 
@@ -858,6 +894,8 @@ struct InputAnalysis {
                     return anomaly
                 }
                 if anomaly { summary.clockAnomalies += 1 }
+                // Behind a prefix, the chain of the record that armed the run (the lines read one by one leave it).
+                parser.countPrefixes(into: &prefixLines, times: size)
             }
             if groups > 0 {
                 records = true

@@ -108,6 +108,8 @@ public struct RecordParser {
     /// Whether every prefix of ``prefixChain`` is a marker (none is the indentation): then the content of a line
     /// parsed with it begins where its record does (``parsedContentOffset(_:)``).
     private var chainIsMarkers = true
+    /// Whether ``prefixChain`` is the built-in CI runner's timestamp alone (``PrefixFilters/ciTimestamp``).
+    private var chainIsCITimestamp = false
     /// Where the last format tried matched, or was tried: that of the record, once a parse has found one.
     private var parsedOffset = 0
     private var searchChain: [Int] = []
@@ -152,6 +154,12 @@ public struct RecordParser {
         let prefixesBeginning: [UInt64]
         /// The bits of the NSLog formats in ``formatsBeginning``.
         let nslogFormats: UInt64
+        /// Whether every format's and prefix's pattern is a built-in one (in any order, some left out): then a line
+        /// that begins with a CI runner's timestamp followed by an NSLog header is a record of the catalogue's first
+        /// format of its shape behind that prefix alone, whichever format the line before was of. At the line's start
+        /// no format matches (the untimed NSLog format refuses a date followed by `T`), and the only prefix that does
+        /// besides the timestamp, `grep -n`'s (`2024-05-01T10:00:`), leaves `00.1234567Z …`, where nothing matches.
+        let onlyBuiltInPatterns: Bool
 
         init(_ formats: [FormatCatalog.Compiled], prefixes: [FormatCatalog.CompiledPrefix], recordFormats: [Int]) {
             jsonMessages = formats.map { $0.format.encoding == .json }
@@ -178,6 +186,11 @@ public struct RecordParser {
             logStyles = formats.map { LogStyleHeader.style(ofPattern: $0.format.pattern) }
             formatFilters = formats.map(\.regex.prefilter)
             prefixFilters = PrefixFilters(prefixes)
+            let builtInFormats = Set(LogFormat.builtin.map(\.pattern))
+            let builtInPrefixes = Set(LinePrefix.builtin.map(\.pattern))
+            onlyBuiltInPatterns =
+                formats.allSatisfy { builtInFormats.contains($0.format.pattern) }
+                && prefixes.allSatisfy { builtInPrefixes.contains($0.prefix.pattern) }
             if formats.count <= 64, prefixes.count <= 64 {
                 func beginning(_ indices: [Int], _ filters: [Regex.Prefilter]) -> [UInt64] {
                     (0...255).map { byte in
@@ -253,6 +266,28 @@ public struct RecordParser {
     @inline(__always)
     var quickShape: NSLogHeader.Shape? { preferred >= 0 && prefixChain.isEmpty ? tables.nslogShapes[preferred] : nil }
 
+    /// Whether the last record was of an NSLog format behind a CI runner's timestamp alone (the built-in
+    /// ``LinePrefix/ciTimestamp``): the next line is most likely such a record too
+    /// (``quickPrefixedFormat(_:likeLast:)``).
+    @inline(__always)
+    var isQuickPrefixed: Bool { chainIsCITimestamp && tables.nslogShapes[preferred] != nil }
+
+    /// The format of a line that begins with a CI runner's timestamp (``HeaderRun/ciTimestampLength(_:)``) followed
+    /// by a header ``NSLogHeader`` reads in shape `shape`, after a record ``isQuickPrefixed`` says is such a line:
+    /// what ``parse(_:into:)`` would choose, its chain unchanged, made the format of the last record as it makes it,
+    /// or (`likeLast`) what ``parseLikeLast(_:into:)`` would. The shape of the last record's format is that format
+    /// (tried first, behind the same prefix); the other is the catalogue's first format of that shape only where
+    /// ``Tables/onlyBuiltInPatterns``, else nil (the line is then read the general way).
+    @inline(__always)
+    mutating func quickPrefixedFormat(_ shape: NSLogHeader.Shape, likeLast: Bool) -> Int? {
+        if shape == tables.nslogShapes[preferred] { return preferred }
+        guard !likeLast, tables.onlyBuiltInPatterns else { return nil }
+        let index = shape == .modern ? tables.nslogModern : tables.nslogClassic
+        guard index >= 0 else { return nil }
+        preferred = index
+        return index
+    }
+
     /// The format the next line is tried with first, at its start, when the last record had no prefixes (nil
     /// otherwise): a line that format's pattern matches is a record of it, whatever the other formats.
     @inline(__always)
@@ -309,6 +344,7 @@ public struct RecordParser {
         guard search(line, from: 0, depth: 0, skippingNSLog: nslog, into: &fields) else { return false }
         prefixChain = searchChain
         chainIsMarkers = searchChain.allSatisfy { tables.prefixFilters.markers[$0] }
+        chainIsCITimestamp = searchChain.count == 1 && searchChain[0] == tables.prefixFilters.ciTimestamp
         return true
     }
 
@@ -477,6 +513,11 @@ public struct RecordParser {
         guard admits(filters.prefilters[index], line, from: offset) else { return nil }
         if filters.grepLineNumbers >> UInt64(index) & 1 != 0, !GrepLineNumber.mayMatch(line, from: offset) {
             return nil
+        }
+        if index == filters.ciTimestamp {
+            // Measured in C, as the runs measure it: what PCRE2 matches, without a call to it on every line of a CI log.
+            let length = HeaderRun.ciTimestampLength(UnsafeRawBufferPointer(rebasing: line[offset...]))
+            return length > 0 ? length : nil
         }
         return matchers.with(index) { prefixLength($0, line, from: offset) }
     }
@@ -663,11 +704,11 @@ public struct RecordParser {
         return timestamp
     }
 
-    /// Adds one to `counts[i]` for each prefix `i` stripped from the last record.
+    /// Adds `times` (one, or the lines of a run) to `counts[i]` for each prefix `i` stripped from the last record.
     @inline(__always)
-    public func countPrefixes(into counts: inout [Int]) {
+    public func countPrefixes(into counts: inout [Int], times: Int = 1) {
         if prefixChain.isEmpty { return }
-        for index in prefixChain { counts[index] += 1 }
+        for index in prefixChain { counts[index] += times }
     }
 
     /// The message of a parsed line as written, and whether it must be decoded first (``decodeMessage(_:in:into:)``:
@@ -958,6 +999,9 @@ struct PrefixFilters: Sendable {
     let markers: [Bool]
     /// Bit `p`: prefix `p` (of the first 64) has the pattern of ``LinePrefix/grepLineNumber``.
     let grepLineNumbers: UInt64
+    /// The first prefix with the pattern of ``LinePrefix/ciTimestamp`` (measured without PCRE2,
+    /// ``HeaderRun/ciTimestampLength(_:)``), or -1.
+    let ciTimestamp: Int
 
     init(_ prefixes: [FormatCatalog.CompiledPrefix]) {
         prefilters = prefixes.map(\.regex.prefilter)
@@ -966,6 +1010,7 @@ struct PrefixFilters: Sendable {
             prefix.element.prefix.pattern == LinePrefix.grepLineNumber.pattern
                 ? bits | 1 << UInt64(prefix.offset) : bits
         }
+        ciTimestamp = prefixes.firstIndex { $0.prefix.pattern == LinePrefix.ciTimestamp.pattern } ?? -1
     }
 }
 

@@ -233,6 +233,36 @@ struct HeaderRunTests {
         try Self.expectSameReports(bytes, chunkSizes: [211, 1 << 20], maximumLineLength: 90)
     }
 
+    /// Random captures as ``randomCaptures(_:)``, each line behind a CI runner's timestamp (a GitHub Actions raw log),
+    /// now and then one a run must leave (``RandomCapture/ciTimestamp()``); in half of them a fifth of the lines are
+    /// printed, and in half the processes write one NSLog shape (as a CI job's device or simulator does; a line of
+    /// the other is drawn now and then). The runs take the lines behind the timestamps, and the reports are the
+    /// built-in patterns' too, with a prefix of the caller's before them (in whose catalogue a run behind a prefix
+    /// takes one shape at a time) and without.
+    @Test(arguments: 0..<12)
+    func randomCapturesBehindCITimestamps(_ seed: Int) throws {
+        var capture = RandomCapture(seed: UInt64(seed), printed: seed % 2 == 0 ? 0 : 20, ciTimestamps: true)
+        if seed >= 6 { capture.processes.removeAll { $0.modern != (seed % 4 < 2) } }
+        let bytes = capture.make(lines: 3_000)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [64, 331, 4096, 1 << 20])
+        // A printed line behind a prefix ends a run (it is read one by one).
+        let least = capture.printed > 0 ? 150 : 300
+        #expect(taken > least, "the runs took only \(taken) lines: the test no longer exercises them")
+        try Self.expectSameReports(bytes, chunkSizes: [211, 1 << 20], maximumLineLength: 90)
+        try TestSupport.expectSameAsThePatterns(bytes)
+        // A prefix of the caller's, tried first, that takes the CI runner's timestamps before classic NSLog lines: after
+        // a modern record behind the built-in prefix, such a line is a record behind the caller's.
+        let classicInCI = LinePrefix(
+            id: "ci-classic", title: "CI runner timestamps before classic NSLog lines",
+            pattern: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z (?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} )"#,
+            samples: [
+                .init(
+                    line: "2024-05-01T10:00:00.1234567Z 2013-11-06 14:43:24.413 BackgroundDemo[385:60b] hi",
+                    format: "nslog-classic")
+            ])
+        try TestSupport.expectSameAsThePatterns(bytes, userPrefixes: [classicInCI])
+    }
+
     /// The generator's Xcode console: the runs take the printed lines between the NSLog records, which are then
     /// taken too (a printed line leaves the run armed).
     @Test func theGeneratedXcodeCapture() throws {
@@ -300,10 +330,13 @@ struct RandomCapture {
 
     /// The share of lines, in per cent, that are printed (`print` beside NSLog, in Xcode's console) instead.
     var printed = 0
+    /// Whether each line is behind a CI runner's timestamp (``ciTimestamp()``), as in a GitHub Actions raw log.
+    var ciTimestamps = false
 
-    init(seed: UInt64, printed: Int = 0) {
+    init(seed: UInt64, printed: Int = 0, ciTimestamps: Bool = false) {
         random = SplitMix64(seed: seed ^ 0x4845_4144_4552)
         self.printed = printed
+        self.ciTimestamps = ciTimestamps
     }
 
     mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
@@ -406,9 +439,30 @@ struct RandomCapture {
         return text
     }
 
+    /// A CI runner's timestamp before a line (`2024-05-01T10:00:00.1234567Z `), mostly as GitHub writes it; now and
+    /// then without a fraction or with another length of it, none, two, one followed by indentation, or one that is
+    /// no prefix (a byte of it changed, the fraction empty, no space after the `Z`).
+    mutating func ciTimestamp() -> String {
+        let stamp = "2024-05-01T10:\(digits(1))\(digits(1)):\(Int.random(in: 0...5, using: &random))\(digits(1))"
+        let usual = stamp + "." + digits(7) + "Z "
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<3: return stamp + "Z "
+        case 3..<6: return stamp + "." + digits(Int.random(in: 1...12, using: &random)) + "Z "
+        case 6..<8: return ""
+        case 8: return usual + usual
+        case 9: return usual + pick([" ", "\t", "  "])
+        case 10: return stamp + pick([".Z ", ".1234567 ", ".1234567Z", "Z", ".1234567z "])
+        case 11:  // one byte of the date and time replaced
+            var bytes = Array(usual.utf8)
+            bytes[Int.random(in: 0..<19, using: &random)] = pick(Array("0aT:-. Z\u{7F}".utf8))
+            return String(decoding: bytes, as: UTF8.self)
+        default: return usual
+        }
+    }
+
     mutating func make(lines: Int) -> [UInt8] {
         var text = ""
-        for _ in 0..<lines { text += line() + "\n" }
+        for _ in 0..<lines { text += (ciTimestamps ? ciTimestamp() : "") + line() + "\n" }
         return Array(text.utf8)
     }
 }

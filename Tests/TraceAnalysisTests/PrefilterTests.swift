@@ -128,4 +128,31 @@ struct PrefilterTests {
         }
         #expect(refused > lines.count)
     }
+
+    /// The CI runner's timestamp measured in C (``HeaderRun/ciTimestampLength(_:)``, which the record parser and the
+    /// runs use instead of PCRE2): the length of PCRE2's match of the prefix's pattern, or 0 where it does not match,
+    /// on the lines above and on timestamps with bytes replaced, inserted or removed, and cut at every length.
+    @Test func theCITimestampIsMeasuredAsPCRE2MatchesIt() throws {
+        let catalog = try FormatCatalog()
+        let prefix = try #require(catalog.prefixes.first { $0.prefix.id == LinePrefix.ciTimestamp.id })
+        let reference = Matcher(try Regex("(*NO_START_OPT)" + prefix.regex.pattern, options: prefix.regex.options))
+        var lines = try Self.lines()
+        var random = SplitMix64(seed: 0xC1)
+        let stamps = ["2024-05-01T10:00:00.1234567Z x", "2024-05-01T10:00:00Z ", "1999-12-31T23:59:59.9Z 2019"]
+        let alphabet = Array("0123456789-T:.Z \t\u{0}\u{7F}z/".utf8) + [0x80, 0xC3, 0xFF]
+        for stamp in stamps.map({ Array($0.utf8) }) {
+            lines += (0...stamp.count).map { Array(stamp[..<$0]) }
+            lines += (0..<5_000).map { _ in TestSupport.mutate(stamp, alphabet: alphabet, within: 32, &random) }
+        }
+        var matched = 0
+        for line in lines {
+            try line.withUnsafeBytes { bytes in
+                let expected = try reference.matches(bytes, from: 0) ? reference.range(0)?.upperBound ?? 0 : 0
+                let measured = HeaderRun.ciTimestampLength(bytes)
+                #expect(measured == expected, "\(String(decoding: line, as: UTF8.self))")
+                if expected > 0 { matched += 1 }
+            }
+        }
+        #expect(matched > 1_000)
+    }
 }

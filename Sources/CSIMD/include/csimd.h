@@ -126,14 +126,24 @@ typedef struct {
     uint32_t reserved;
 } csimd_header_clock;
 
+/// No prefix before a run's headers, or a CI runner's timestamp before each (`csimd_ci_timestamp_length`).
+#define CSIMD_PREFIX_NONE 0
+#define CSIMD_PREFIX_CI_TIMESTAMP 1
+
+/// The length of the CI runner's timestamp that begins the `count` bytes at `line` (GitHub Actions' raw job logs,
+/// `2024-05-01T10:00:00.1234567Z `): what the pattern `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ` matches there,
+/// anchored, its digits ASCII; 0 where it does not match. Reads no byte past `count`.
+size_t csimd_ci_timestamp_length(const uint8_t *line, size_t count);
+
 /// A run's state: the clock of each shape (0 classic, 1 modern), the vocabulary's keywords (whose candidates the
-/// reader marked), and the header tails of the recent incarnations, `hint` the one tried first (the last one a
-/// line repeated, kept up to date by `csimd_header_run`).
+/// reader marked), the header tails of the recent incarnations, `hint` the one tried first (the last one a line
+/// repeated, kept up to date by `csimd_header_run`), and the prefix (`CSIMD_PREFIX_…`) every line of a run begins
+/// with, its header after it.
 typedef struct {
     csimd_header_clock clocks[2];
     const csimd_literals *keywords;
     uint32_t hint;
-    uint32_t reserved;
+    uint32_t prefix;
     csimd_header_tail tails[CSIMD_HEADER_TAILS];
 } csimd_header_state;
 
@@ -157,7 +167,8 @@ typedef struct {
 /// Such a line is exactly what the NSLog patterns read as a record of that incarnation whose message means nothing; the
 /// first line that is not ends the run. With `loud` (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF
 /// it marks is not taken, and the line's end and message are not read: what the loop reads of a line is then its header
-/// alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR).
+/// alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR). With a prefix in the
+/// state, a line is taken only when it begins with the prefix and the rest, 28 bytes or more, is such a record.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,

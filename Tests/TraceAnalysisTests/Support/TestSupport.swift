@@ -97,6 +97,49 @@ enum TestSupport {
             sourceLocation: sourceLocation)
     }
 
+    /// The built-in analyser, after `userFormats` and `userPrefixes`, with each built-in format's and prefix's pattern
+    /// wrapped in a group, `(?:…)`: the same patterns, which the analyser no longer knows as its own, so that it reads
+    /// every line with PCRE2 (no NSLog or `log` style header reader, no quick path, no runs, no prefix measured in C).
+    static func patternsOnlyAnalyzer(userFormats: [LogFormat] = [], userPrefixes: [LinePrefix] = []) throws
+        -> Analyzer
+    {
+        let formats = LogFormat.builtin.map { format in
+            var format = format
+            format.pattern = "(?:" + format.pattern + ")"
+            return format
+        }
+        let prefixes = LinePrefix.builtin.map { prefix in
+            var prefix = prefix
+            prefix.pattern = "(?:" + prefix.pattern + ")"
+            return prefix
+        }
+        return try Analyzer(
+            options: fixedOptions, formats: userFormats + formats, prefixes: userPrefixes + prefixes)
+    }
+
+    /// The JSON report of `bytes` is the same from the built-in analyser (after `userFormats` and `userPrefixes`), in
+    /// chunks of 331 bytes and 1 MiB, as from ``patternsOnlyAnalyzer(userFormats:userPrefixes:)``: the header readers,
+    /// the quick paths and the runs change nothing.
+    static func expectSameAsThePatterns(
+        _ bytes: [UInt8], userFormats: [LogFormat] = [], userPrefixes: [LinePrefix] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let analyzer = try Analyzer(
+            options: fixedOptions, formats: userFormats + LogFormat.builtin, prefixes: userPrefixes + LinePrefix.builtin
+        )
+        let reference = try patternsOnlyAnalyzer(userFormats: userFormats, userPrefixes: userPrefixes).analyze(
+            bytes: bytes, chunkSize: 1 << 20, maximumLineLength: LineReader.defaultMaximumLineLength, headerRuns: false
+        ).report
+        #expect(reference.inputs.first?.records ?? 0 > 0, sourceLocation: sourceLocation)
+        for chunk in [331, 1 << 20] {
+            let report = analyzer.analyze(
+                bytes: bytes, chunkSize: chunk, maximumLineLength: LineReader.defaultMaximumLineLength, headerRuns: true
+            ).report
+            let same = JSONReporter.bytes(report) == JSONReporter.bytes(reference)
+            #expect(same, "JSON differs from the patterns' own, chunks of \(chunk)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Lines of every sample and real capture, split at LF as the reader splits them.
     static func realLines() throws -> [[UInt8]] {
         var urls = sampleNames.map { samples.appendingPathComponent($0) }
