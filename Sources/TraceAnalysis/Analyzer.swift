@@ -928,18 +928,23 @@ struct InputAnalysis {
 
     /// Counts the line at `start` of `run`, line `number`, as ``classify(_:_:header:read:)`` would count it, when
     /// that is as a line of no format: a whole line (its LF before `run.end`, no longer than the reader's limit)
-    /// that begins with neither a space nor a tab (so it is neither blank nor indented past a record) nor a digit,
-    /// is no record of any format at its start, begins with no prefix, is no furniture and no repeat line, and means
-    /// no entry of the vocabulary (a bare record when the catalogue has a fallback format). Its patterns are asked in
+    /// whose content (behind the last record's marker prefixes) begins with neither a space nor a tab (so it is
+    /// neither blank nor indented past a record) nor a digit, holds no record of any format at its start or behind
+    /// prefixes (``RecordParser/refuses(_:)``), is no furniture and no repeat line, and means no entry of the
+    /// vocabulary (a bare record when the catalogue has a fallback format). Its patterns are asked in
     /// the order the line-by-line path asks them of a line of no format, each once. Returns where the next line
     /// begins, or nil: the line is then read one by one, and a pattern that gave up on it is asked again (its give-up
     /// counted twice against its budget).
     private mutating func takeUnparsed(_ run: LineReader.Run, at start: Int, number: Int) -> Int? {
-        guard mode == .formatted, ties.isEmpty, bracketDepth == 0, parser.prefixChain.isEmpty else { return nil }
-        // A line that begins with a digit is left to that path untried: most such lines a run stops at are records
-        // (an NSLog header with a keyword, of another process, at another minute).
-        let first = run.buffer.load(fromByteOffset: start, as: UInt8.self)
-        guard first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), first &- UInt8(ascii: "0") >= 10,
+        guard mode == .formatted, ties.isEmpty, bracketDepth == 0 else { return nil }
+        // A line whose content begins with a digit is left to that path untried: most such lines a run stops at are
+        // records (an NSLog header with a keyword, of another process, at another minute). Without prefixes, the
+        // content is the line.
+        @inline(__always) func mayBeUnparsed(_ first: UInt8) -> Bool {
+            first != UInt8(ascii: " ") && first != UInt8(ascii: "\t") && first &- UInt8(ascii: "0") >= 10
+        }
+        let prefixed = !parser.prefixChain.isEmpty
+        guard prefixed || mayBeUnparsed(run.buffer.load(fromByteOffset: start, as: UInt8.self)),
             let lf = run.lineFeed(from: start)
         else { return nil }
         var count = lf &- start
@@ -947,9 +952,12 @@ struct InputAnalysis {
         if count > 0, run.buffer.load(fromByteOffset: lf &- 1, as: UInt8.self) == 0x0D { count &-= 1 }
         guard count > 0 else { return nil }
         let line = UnsafeRawBufferPointer(start: run.buffer + start, count: count)
+        // Behind the marker prefixes of the last record (a CI runner's timestamp), as that path reads it.
+        let content = prefixed ? UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]) : line
+        guard let first = content.first, !prefixed || mayBeUnparsed(first) else { return nil }
         failureLog.line = number
-        guard parser.refuses(line), !parser.isFurniture(content: line), parser.repeatCount(content: line) == nil,
-            !hasFallback || recognizer.entryIndex(line, marks: marks) == nil
+        guard parser.refuses(line), !parser.isFurniture(content: content), parser.repeatCount(content: content) == nil,
+            !hasFallback || recognizer.entryIndex(content, marks: marks) == nil
         else { return nil }
         countUnparsed(number)
         return lf &+ 1

@@ -453,38 +453,50 @@ public struct RecordParser {
         return false
     }
 
-    /// Whether no record format matches `line` at its start and no prefix does: then ``parse(_:into:)`` finds no
-    /// record in it, whatever the last record was. Each format and prefix that may begin with the line's first byte
-    /// is asked as a search asks it (its prefilter, then its reader or its matcher, in the catalogue's order), and
-    /// nothing is changed. False where a prefix matches (a record may follow it), and for a catalogue of more than
-    /// 64 formats or prefixes (no per-byte tables).
+    /// Whether no record format matches `line` at its start, nor behind any prefixes that match there: then
+    /// ``parse(_:into:)`` finds no record in it, whatever the last record was. The tree a search walks is walked
+    /// whole: at each offset, each format and prefix that may begin with the byte there is asked as a search asks it
+    /// (its prefilter, then its reader or its matcher, in the catalogue's order), and behind each prefix that
+    /// matches, the same up to ``maxPrefixDepth`` prefixes; nothing is changed. False for a catalogue of more than
+    /// 64 formats or prefixes (no per-byte tables), and where prefixes leave nothing of the line.
     func refuses(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let first = line.first, !tables.formatsBeginning.isEmpty else { return false }
-        var formats = tables.formatsBeginning[Int(first)]
+        guard !tables.formatsBeginning.isEmpty else { return false }
+        return refuses(line, from: 0, depth: 0)
+    }
+
+    private func refuses(_ line: UnsafeRawBufferPointer, from offset: Int, depth: Int) -> Bool {
+        guard offset < line.count else { return false }
+        let byte = Int(line[offset])
+        var formats = tables.formatsBeginning[byte]
         while formats != 0 {
             let index = formats.trailingZeroBitCount
             formats &= formats &- 1
-            if mayMatch(line, with: index) { return false }
+            if mayMatch(line, from: offset, with: index) { return false }
         }
-        var prefixes = tables.prefixesBeginning[Int(first)]
+        guard depth < Self.maxPrefixDepth else { return true }
+        var prefixes = tables.prefixesBeginning[byte]
         while prefixes != 0 {
             let index = prefixes.trailingZeroBitCount
             prefixes &= prefixes &- 1
-            if Self.prefixLength(index, line, from: 0, filters: tables.prefixFilters, matchers: prefixMatchers) != nil {
+            if let length = Self.prefixLength(
+                index, line, from: offset, filters: tables.prefixFilters, matchers: prefixMatchers),
+                !refuses(line, from: offset &+ length, depth: depth &+ 1)
+            {
                 return false
             }
         }
         return true
     }
 
-    /// Whether format `index` may read `line` as a record, as ``parse(_:from:with:into:)`` tries it at the line's
-    /// start (a match of its pattern whose message group is unset reads as none there: counted here as a record).
+    /// Whether format `index` may read `line` as a record from `offset`, as ``parse(_:from:with:into:)`` tries it (a
+    /// match of its pattern whose message group is unset reads as none there: counted here as a record).
     @inline(__always)
-    private func mayMatch(_ line: UnsafeRawBufferPointer, with index: Int) -> Bool {
-        guard Self.admits(tables.formatFilters[index], line, from: 0) else { return false }
-        if let shape = tables.nslogShapes[index] { return NSLogHeader.match(line)?.shape == shape }
-        if let style = tables.logStyles[index] { return LogStyleHeader.match(line, style) != nil }
-        return matchers.with(index) { (try? $0.matches(admitted: line)) == true }
+    private func mayMatch(_ line: UnsafeRawBufferPointer, from offset: Int, with index: Int) -> Bool {
+        guard Self.admits(tables.formatFilters[index], line, from: offset) else { return false }
+        let rest = offset == 0 ? line : UnsafeRawBufferPointer(rebasing: line[offset...])
+        if let shape = tables.nslogShapes[index] { return NSLogHeader.match(rest)?.shape == shape }
+        if let style = tables.logStyles[index] { return LogStyleHeader.match(rest, style) != nil }
+        return matchers.with(index) { (try? $0.matches(admitted: rest)) == true }
     }
 
     /// Whether prefix `index` matches at `offset` and a search behind it finds a record.

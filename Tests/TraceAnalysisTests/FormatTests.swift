@@ -141,7 +141,8 @@ struct FormatTests {
     }
 
     /// A line the record parser refuses (`RecordParser.refuses`) is one its search finds no record in, whatever the
-    /// last record was; a line it does not refuse begins with a prefix or is a record.
+    /// last record was, at its start or behind prefixes; a line it does not refuse is a record, or prefixes and
+    /// nothing else.
     @Test func aLineTheParserRefusesIsNoRecord() throws {
         let reference = DateInference(reference: DateInference.sampleReference)
         var parser = try RecordParser(catalog: FormatCatalog(), dates: reference, zone: nil)
@@ -154,15 +155,29 @@ struct FormatTests {
         lines += lines.map { Array($0.dropFirst(24)) } + lines.map { Array($0.dropFirst(5)) }
         lines += ["Sync: a b", "main.swift:12: warning", "[Analytics] event", "Jan  5 10:57:52 host a[1]: b", "{"]
             .map { Array($0.utf8) }
+        // Behind prefixes: a line of no format is refused through them, and a record behind them is not.
+        let prefixes = ["2024-05-01T10:00:00.1234567Z ", "2024-05-01T10:00:00Z > ", "main.swift:12:", "> 7-"]
+        let some = lines.enumerated().filter { $0.offset % 7 == 0 }.map(\.element)
+        lines += prefixes.flatMap { prefix in some.map { Array(prefix.utf8) + $0 } }
         var refused = 0
         for line in lines where !line.isEmpty {
             line.withUnsafeBytes { raw in
                 let refuses = parser.refuses(raw)
                 // Parsed after a record of each shape and none: the outcome does not depend on the last record.
-                for before in ["2019-05-04 10:46:18.565 a[1:60b] x", "2019-05-04 10:46:18.565123 a[1:60b] x", "12:> x"]
-                {
+                for before in [
+                    "2019-05-04 10:46:18.565 a[1:60b] x", "2019-05-04 10:46:18.565123 a[1:60b] x", "12:> x",
+                    "2024-05-01T10:00:00.1234567Z 2019-05-04 10:46:18.565123 a[1:60b] x",
+                ] {
                     _ = Array(before.utf8).withUnsafeBytes { parser.parse($0) }
-                    if refuses { #expect(parser.parse(raw) == nil, "\(String(decoding: line, as: UTF8.self))") }
+                    let text = String(decoding: line, as: UTF8.self)
+                    let parsed = parser.parse(raw) != nil
+                    if refuses { #expect(!parsed, "\(text.debugDescription)") }
+                    if !refuses, !parsed {
+                        // Only where prefixes leave nothing of the line (a search then tries every format on it).
+                        let rest = prefixes.reduce(text) { $0.hasPrefix($1) ? String($0.dropFirst($1.count)) : $0 }
+                        let nothing = rest.allSatisfy { $0.isWhitespace }
+                        #expect(nothing, "\(text.debugDescription)")
+                    }
                 }
                 if refuses { refused += 1 }
             }
