@@ -159,13 +159,17 @@ public final class HeaderRun {
     public func clearStyleTail(_ index: Int) { setStyleTail(index, nil, count: 0, style: .syslog, format: -1) }
 
     /// Arms the `log` style run for the lines of format `format` (its index in the catalogue) in `style` that
-    /// repeat the date and time to the minute, the fraction's length and the zone of the record at `line`
-    /// (``arm(modern:line:fractionDigits:zoneCount:)``).
+    /// repeat the date and time to the minute, the fraction's length and the zone of the record whose timestamp
+    /// begins at `line` (``arm(modern:line:fractionDigits:zoneCount:)``), each behind `prefix`.
     @inline(__always)
-    public func armStyle(_ style: Style, format: Int, line: UnsafeRawPointer, fractionDigits: Int, zoneCount: Int) {
+    public func armStyle(
+        _ style: Style, format: Int, line: UnsafeRawPointer, fractionDigits: Int, zoneCount: Int,
+        prefix: Prefix = .none
+    ) {
         styleState.pointee.clock = Self.clock(line, fractionDigits: fractionDigits, zoneCount: zoneCount)
         styleState.pointee.style = style.rawValue
         styleState.pointee.format = UInt32(truncatingIfNeeded: format &+ 1)
+        styleState.pointee.prefix = prefix.rawValue
     }
 
     /// ``run(armed:_:start:end:newlines:candidates:loud:maximumLineLength:)`` for the `log` style armed
@@ -202,7 +206,7 @@ public final class HeaderRun {
     /// name together, for BSD syslog): fifteen words and the last eight (`CSIMD_TAIL_WORDS`).
     public static let tailLimit = Int(CSIMD_TAIL_WORDS) * 8 + 8
 
-    /// What every line of an NSLog run begins with before its header (`CSIMD_PREFIX_…`).
+    /// What every line of a run begins with before its header (`CSIMD_PREFIX_…`).
     public enum Prefix: UInt32, Sendable {
         case none = 0  // CSIMD_PREFIX_NONE
         /// A CI runner's timestamp (``ciTimestampLength(_:)``).

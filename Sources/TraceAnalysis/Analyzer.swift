@@ -294,7 +294,7 @@ struct InputAnalysis {
 
     /// The runs of lines that repeat the header of a quick record (``HeaderRun``): nil where they cannot be taken
     /// (live mode, or a vocabulary with entries the keyword marks do not find). Each quick record arms its shape
-    /// (``armRun(_:format:_:time:)``); a line read one by one disarms both, unless it is a quick record itself. A
+    /// (``armRun(_:format:_:time:prefix:)``); a line read one by one disarms both, unless it is a quick record itself. A
     /// record that opens a dump arms nothing until the dump closes among the continuation lines a run takes
     /// (``suspended``).
     private let headerRun: HeaderRun?
@@ -718,7 +718,7 @@ struct InputAnalysis {
         arm(header, format: format, line, time: time, prefix: prefix)
     }
 
-    /// ``armRun(_:format:_:time:)`` once it is known to arm: out of line, so that the path of a line stays small
+    /// ``armRun(_:format:_:time:prefix:)`` once it is known to arm: out of line, so that the path of a line stays small
     /// enough for the optimiser to inline what it calls (inside a large function, loads and array counts became
     /// calls).
     @inline(never)
@@ -747,11 +747,12 @@ struct InputAnalysis {
 
     /// Sets the `log` style tail of entry `entry` of `recent` from a record of a style ``headerRun`` reads
     /// (`fields` of `line`, in `style`), and arms the run for that style alone when the record leaves the next
-    /// line to be read as its format would read it (no prefixes, no ties held; after a dump the record opens, when
-    /// the dump closes among the continuation lines a run takes, as ``arm(_:format:_:time:)`` does): the lines of its
+    /// line to be read as its format would read it (no prefixes, or a CI runner's timestamp alone, which each line
+    /// of the run must then begin with; no ties held; after a dump the record opens, when
+    /// the dump closes among the continuation lines a run takes, as ``arm(_:format:_:time:prefix:)`` does): the lines of its
     /// format that repeat its date, time to the minute, fraction length and zone, at its second or a later one,
     /// with the tail of a recent incarnation (a compact line's type any of the style's), are records of that
-    /// incarnation at that time (see ``armRun(_:format:_:time:)``). The NSLog shapes are disarmed: after this
+    /// incarnation at that time (see ``armRun(_:format:_:time:prefix:)``). The NSLog shapes are disarmed: after this
     /// record, a line is tried with its format first.
     @inline(never)
     private mutating func armStyle(
@@ -771,7 +772,7 @@ struct InputAnalysis {
             guard start < count, let found = memchr(bytes + start, Int32(byte), count &- start) else { return nil }
             return bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
-        // The timestamp, as the format matched it (at the line's start when the record arms: no prefixes):
+        // The timestamp, as the format matched it (at the line's start when the record arms without prefixes):
         // `YYYY-MM-DD HH:MM:SS.`, the fraction's digits and the zone; or `Mmm dd HH:MM:SS`, then `.` and the
         // fraction's digits or not.
         let syslogClock = style.hasSyslogClock
@@ -821,11 +822,24 @@ struct InputAnalysis {
         headerRun.setStyleTail(
             entry, base + tailStart, count: tailEnd &- tailStart, pid: base + pid.start, pidCount: pid.count,
             unnamed: unnamed, style: style, format: fields.formatIndex)
-        guard ties.isEmpty, parser.formatTriedFirst == fields.formatIndex, let time = fields.timestamp,
-            digits >= (syslogClock ? 0 : 1), digits <= 9, Int(time.fractionDigits) == digits, zoneCount >= 0,
-            zoneCount <= 8
+        guard ties.isEmpty, let time = fields.timestamp, digits >= (syslogClock ? 0 : 1), digits <= 9,
+            Int(time.fractionDigits) == digits, zoneCount >= 0, zoneCount <= 8
         else { return }
-        headerRun.armStyle(style, format: fields.formatIndex, line: base, fractionDigits: digits, zoneCount: zoneCount)
+        // The next line is tried with this format first: at its start, or behind a CI runner's timestamp, where the
+        // record's header began right after it.
+        let prefix: HeaderRun.Prefix
+        if parser.formatTriedFirst == fields.formatIndex {
+            prefix = .none
+        } else if parser.formatTriedFirstBehindCITimestamp == fields.formatIndex,
+            stamp.lowerBound == HeaderRun.ciTimestampLength(line)
+        {
+            prefix = .ciTimestamp
+        } else {
+            return
+        }
+        headerRun.armStyle(
+            style, format: fields.formatIndex, line: base + stamp.lowerBound, fractionDigits: digits,
+            zoneCount: zoneCount, prefix: prefix)
         clocks.style = Clock(time: time, format: fields.formatIndex)
         // A record that opens a dump arms the run for when the dump closes (``takeRun(_:)``).
         if bracketDepth > 0 { suspended = Self.styleArmed } else { armed = Self.styleArmed }
@@ -838,7 +852,7 @@ struct InputAnalysis {
         armed & Self.styleArmed != 0 ? clocks.style : modern ? clocks.modern : clocks.classic
     }
 
-    /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:)``
+    /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:prefix:)``
     /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
     /// armed second plus the microseconds the run gives it, whose message means nothing.
     private mutating func takeRun(_ run: LineReader.Run) -> (lines: Int, next: Int) {

@@ -288,6 +288,13 @@ public struct RecordParser {
         return index
     }
 
+    /// The format the next line is tried with first behind a CI runner's timestamp, when that was the last record's
+    /// only prefix (the built-in ``LinePrefix/ciTimestamp``; nil otherwise): a line with that prefix (measured by
+    /// ``HeaderRun/ciTimestampLength(_:)``) followed by what that format's pattern matches is a record of it,
+    /// whatever the other formats (``parseLikeLast(_:into:)``).
+    @inline(__always)
+    var formatTriedFirstBehindCITimestamp: Int? { chainIsCITimestamp ? preferred : nil }
+
     /// The format the next line is tried with first, at its start, when the last record had no prefixes (nil
     /// otherwise): a line that format's pattern matches is a record of it, whatever the other formats.
     @inline(__always)

@@ -206,6 +206,20 @@ struct HeaderRunTests {
         }
     }
 
+    /// Random captures as ``randomStyledCaptures(_:)``, each line behind a CI runner's timestamp, now and then one a
+    /// run must leave (``RandomCapture/ciTimestamp()``): the runs take the lines behind the timestamps, and the
+    /// reports are the built-in patterns' too.
+    @Test(arguments: 0..<12)
+    func randomStyledCapturesBehindCITimestamps(_ seed: Int) throws {
+        var capture = RandomStyleCapture(seed: UInt64(seed))
+        capture.base.ciTimestamps = true
+        let bytes = capture.make(lines: 3_000)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [64, 331, 4096, 1 << 20], styles: true)
+        #expect(taken > 300, "the runs took only \(taken) lines: the test no longer exercises them")
+        try Self.expectSameReports(bytes, chunkSizes: [211, 1 << 20], maximumLineLength: 90, styles: true)
+        try TestSupport.expectSameAsThePatterns(bytes)
+    }
+
     /// Random captures made to hit every way a line can leave a run, read in chunks from 64 bytes up.
     @Test(arguments: 0..<12)
     func randomCaptures(_ seed: Int) throws {
@@ -600,7 +614,7 @@ struct RandomStyleCapture {
 
     mutating func make(lines: Int) -> [UInt8] {
         var text = ""
-        for _ in 0..<lines { text += line() + "\n" }
+        for _ in 0..<lines { text += (base.ciTimestamps ? base.ciTimestamp() : "") + line() + "\n" }
         return Array(text.utf8)
     }
 }

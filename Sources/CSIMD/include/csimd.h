@@ -207,15 +207,15 @@ typedef struct {
 } csimd_style_tail;
 
 /// A run of one `log` style's lines: the clock of the record that armed it (as `csimd_header_clock`), its style
-/// and format (one more than its index), the vocabulary's keywords, and the recent incarnations' tails, `hint` the
-/// one tried first.
+/// and format (one more than its index), the vocabulary's keywords, the recent incarnations' tails, `hint` the
+/// one tried first, and the prefix (`CSIMD_PREFIX_…`) every line of the run begins with, its header after it.
 typedef struct {
     csimd_header_clock clock;
     const csimd_literals *keywords;
     uint32_t style;
     uint32_t format;
     uint32_t hint;
-    uint32_t reserved;
+    uint32_t prefix;
     csimd_style_tail tails[CSIMD_HEADER_TAILS];
 } csimd_style_state;
 
@@ -229,7 +229,7 @@ typedef struct {
 /// marks and does not end with `{`, `(` or `[`; grouped by tail into `out` (`modern` 0), as `csimd_header_run` does.
 /// Such a line is exactly what the format's pattern reads as a record of the tail's incarnation at that time whose
 /// message means nothing. `loud` as for `csimd_header_run`, but not read for the default style (its lines need not have
-/// the `]` the loud lines take a message to follow).
+/// the `]` the loud lines take a message to follow). A prefix in the state as for `csimd_header_run`.
 size_t csimd_style_run(
     csimd_style_state *state, const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines,
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
