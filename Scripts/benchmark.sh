@@ -9,8 +9,9 @@
 # Environment: SIZE (default 200MB), RUNS (5), SEED (1), QUICK (0), STYLE (nslog, the default: the records' prefix,
 # as generate-capture --style writes it; log-compact, log-default, log-syslog and log-ndjson are the `log` tool's
 # styles, device-syslog a device's syslog as idevicesyslog writes it, syslog macOS's /var/log/system.log, xcode the
-# NSLog capture as Xcode's console shows an app that also uses print, half its noise without a prefix; each style has
-# its own loose grep and format grep, xcode NSLog's),
+# NSLog capture as Xcode's console shows an app that also uses print, half its noise without a prefix, ci that capture
+# in a CI runner's raw job log, each line behind the runner's timestamp; each style has its own loose grep and format
+# grep, xcode NSLog's, ci NSLog's behind the timestamp),
 # BUILD_DIR (.build-release), GREP_LOCALE (the caller's locale: both greps are timed once more in it, as a user
 # typing the command gets them, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
@@ -58,11 +59,17 @@ GREP_FORMATS_LOG_SYSLOG='^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+[+-]\d\d:?\d\d)  ?
 GREP_FORMATS_DEVICE_SYSLOG='^([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) (?:\S* )?([^\[\]()\s][^\[\]()]*?)(?:\([^()]*\))?\[(\d+)\](?: \([^()]*\))? <([A-Za-z]+)>: ?(.*)$'
 GREP_FORMATS_SYSLOG='^([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?) \S+ ([^\[\]\s<][^\[\]]*?)(?:\[(\d+)\])?(?: \([^()]*\))?: (.*)$'
 GREP_FORMATS_LOG_NDJSON='^\{(?=.*?"eventMessage":"((?:[^"\\]++|\\.)*+)")(?=.*?"timestamp":"([^"]+)")(?=(?:.*?"processID":(\d+))?)(?=(?:.*?"threadID":(\d+))?)(?=(?:.*?"processImagePath":"(?:[^"]*/)?([^"/\\]+)")?)(?=(?:.*?"subsystem":"([^"\\]*)")?)(?=(?:.*?"category":"([^"\\]*)")?)(?=(?:.*?"messageType":"([^"\\]*)")?)(?=(?:.*?"machTimestamp":(\d+))?).*\}\s*$'
+# A CI runner's raw job log of the xcode capture (STYLE=ci): NSLog's loose prefix and formats behind the runner's
+# timestamp (the pattern of the built-in `ci-timestamp` prefix).
+GREP_CI_TIMESTAMP='\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z '
+GREP_PREFIX_CI="^$GREP_CI_TIMESTAMP${GREP_PREFIX_NSLOG#^}"
+nslog_formats=${GREP_FORMATS_NSLOG#^}
+GREP_FORMATS_CI="^$GREP_CI_TIMESTAMP(?:${nslog_formats//'|^('/'|('})"
 case $STYLE in
-    nslog | log-compact | log-default | log-syslog | log-ndjson | device-syslog | syslog | xcode) ;;
+    nslog | log-compact | log-default | log-syslog | log-ndjson | device-syslog | syslog | xcode | ci) ;;
     *)
         echo "benchmark: STYLE must be nslog, log-compact, log-default, log-syslog, log-ndjson, device-syslog," \
-            "syslog or xcode, got '$STYLE'" >&2
+            "syslog, xcode or ci, got '$STYLE'" >&2
         exit 64
         ;;
 esac
@@ -76,6 +83,7 @@ GREP_FORMATS=${!formats_var}
 PREFIX_LABEL="<$STYLE-prefix>"
 FORMATS_LABEL="<$STYLE-format>"
 [[ $style_key == NSLOG ]] && FORMATS_LABEL="<nslog-formats>"
+[[ $style_key == CI ]] && FORMATS_LABEL="<ci-nslog-formats>"
 
 if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
     echo "benchmark: RUNS must be a positive integer, got '$RUNS'" >&2

@@ -20,7 +20,9 @@
 // macOS wrote `/var/log/system.log` (`syslog`: no year, whole seconds, a host name), so that the other formats can be
 // measured on the same content; `nslog` (the default) is unchanged by the option. `xcode` is the NSLog capture as
 // Xcode's console shows an app that also logs with `print`: about half of the noise records without their prefix,
-// lines of no format.
+// lines of no format. `ci` is the `xcode` capture as a CI job that prints the app's console shows it in its raw log:
+// every line behind the runner's timestamp (`2024-05-01T10:00:00.1234567Z `, GitHub Actions'), whose clock is the
+// capture's.
 
 import TraceAnalysis
 
@@ -42,9 +44,10 @@ let usageText = """
       --style STYLE  the records' prefix: nslog (the default), log-compact, log-default,
                      log-syslog or log-ndjson (as `log show` prints them, with --style compact,
                      none, syslog or ndjson), device-syslog (as idevicesyslog prints a device's
-                     log), syslog (as macOS wrote /var/log/system.log) or xcode (NSLog as
+                     log), syslog (as macOS wrote /var/log/system.log), xcode (NSLog as
                      Xcode's console shows it, with about half of the app's noise printed
-                     by `print`, without the NSLog prefix).
+                     by `print`, without the NSLog prefix) or ci (the xcode capture in a CI
+                     runner's raw job log, each line behind the runner's timestamp).
       --output PATH  write to PATH instead of standard output.
       -h, --help     show this help.
 
@@ -88,6 +91,7 @@ enum Style: String, CaseIterable {
     case logNDJSON = "log-ndjson"
     case syslog
     case xcode
+    case ci
 }
 
 struct Options {
@@ -422,10 +426,53 @@ struct Generator {
 
     mutating func run() {
         while flushed + UInt64(out.count) < limit {
+            let start = out.count
             step()
+            if style == .ci { putRunnerTimestamps(from: start) }
             if out.count >= flushThreshold { flush() }
         }
         flush()
+    }
+
+    /// `ci`: the runner's timestamp before each line written from `start` (`2024-05-01T10:00:00.1234567Z `, as
+    /// GitHub Actions writes it in a raw job log): the capture's clock from 10:00 UTC on 2024-05-01, its seventh
+    /// fraction digit drawn from the clock.
+    mutating func putRunnerTimestamps(from start: Int) {
+        guard start < out.count else { return }
+        let seconds = 1_714_557_600 + Int64(now / 1_000_000)
+        let days = seconds / 86_400
+        var stamp = Self.civilDate(days: days)
+        let second = Int(seconds % 86_400)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        stamp += "T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))."
+        let fraction = String(now % 1_000_000 + 1_000_000).dropFirst() + String((now / 7) % 10)
+        let prefix = Array((stamp + fraction + "Z ").utf8)
+        var lines = Bytes()
+        lines.reserveCapacity((out.count - start) + prefix.count * 4)
+        var lineStart = true
+        for byte in out[start...] {
+            if lineStart { lines += prefix }
+            lines.append(byte)
+            lineStart = byte == UInt8(ascii: "\n")
+        }
+        out.replaceSubrange(start..., with: lines)
+    }
+
+    /// `YYYY-MM-DD` of a day counted from 1970-01-01 (the inverse of ``epochSeconds(year:month:day:)``).
+    static func civilDate(days: Int64) -> String {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
     @inline(__always) mutating func put(_ bytes: Bytes) { out.append(contentsOf: bytes) }
@@ -570,10 +617,10 @@ struct Generator {
             mainThread || process.threads.count == 1 || rng.chance(0.7)
             ? process.threads[0] : process.threads[1 + rng.below(process.threads.count - 1)]
         switch style {
-        case .nslog, .xcode:
+        case .nslog, .xcode, .ci:
             // Xcode's console: what the app prints with `print` has no prefix. About half of its noise (not its
             // lifecycle lines, which the delegates log with NSLog) is printed.
-            if style == .xcode, !mainThread, decoration.chance(0.5) { return }
+            if style != .nslog, !mainThread, decoration.chance(0.5) { return }
             putTimestamp(modern: process.modern)
             put(UInt8(ascii: " "))
             putProcess(process, thread: thread)

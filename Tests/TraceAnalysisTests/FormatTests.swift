@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 import class NativeKit.Matcher
@@ -480,5 +481,24 @@ struct BenchmarkPatternTests {
         let expected = formats.map { $0.pattern.replacing(unnamed, with: "(") }.joined(separator: "|")
         #expect(String(pattern) == expected)
         #expect(!pattern.contains("'"))
+    }
+
+    /// A CI runner's raw log (`STYLE=ci`): the grep of its formats is NSLog's behind the pattern of the built-in
+    /// `ci-timestamp` prefix, as the script puts them together.
+    @Test func theCIBenchmarksFormatPatternIsNSLogsBehindTheCITimestamp() throws {
+        let script = try String(
+            contentsOf: TestSupport.packageRoot.appendingPathComponent("Scripts/benchmark.sh"), encoding: .utf8)
+        let lines: [Substring] = script.split(separator: "\n")
+        let assignments = lines.filter { $0.hasPrefix("GREP_") || $0.hasPrefix("nslog_") }.joined(separator: "\n")
+        let result = try TestSupport.run(
+            ["-c", assignments + "\nprintf %s \"$GREP_FORMATS_CI\""], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let unnamed = try Regex(#"\(\?<[A-Za-z]+>"#)
+        var nslog: [String] = []
+        for format in [LogFormat.nslogModern, LogFormat.nslogClassic] {
+            nslog.append(String(format.pattern.replacing(unnamed, with: "(").dropFirst()))  // without its `^`
+        }
+        let expected = "^" + LinePrefix.ciTimestamp.pattern + "(?:" + nslog.joined(separator: "|") + ")"
+        #expect(result.stdout == expected)
     }
 }

@@ -68,6 +68,28 @@ struct GeneratorStyleTests {
         #expect(xcode.violations.map(\.rule) == nslog.violations.map(\.rule))
     }
 
+    /// `--style ci` is the `xcode` capture with the runner's timestamp before every line: the same lines behind the
+    /// built-in `ci-timestamp` prefix, counted on each, read as the `xcode` capture reads them.
+    @Test func aCICaptureIsTheXcodeCaptureBehindTheRunnersTimestamps() throws {
+        let xcodeLines = try Self.generate(style: "xcode").split(separator: "\n", omittingEmptySubsequences: false)
+        let ciLines = try Self.generate(style: "ci").split(separator: "\n", omittingEmptySubsequences: false)
+        let stamp = try Regex(#"^2024-05-01T\d\d:\d\d:\d\d\.\d{7}Z "#)
+        // A longer line fits fewer in the size: both are cut to the shorter.
+        let count = min(xcodeLines.count, ciLines.count) - 1
+        #expect(count > 5_000)
+        for (ci, xcode) in zip(ciLines[..<count], xcodeLines[..<count]) {
+            #expect(ci.replacing(stamp, with: "", maxReplacements: 1) == xcode)
+        }
+        let analyzer = try TestSupport.analyzer()
+        let reference = analyzer.analyze(text: xcodeLines[..<count].joined(separator: "\n"), name: "xcode").inputs[0]
+        let input = analyzer.analyze(text: ciLines[..<count].joined(separator: "\n"), name: "ci").inputs[0]
+        TestSupport.expectAccounted(input)
+        #expect(input.prefixes == ["ci-timestamp": input.records])
+        #expect(input.records == reference.records)
+        #expect(input.formatCounts == reference.formatCounts)
+        #expect(input.lifecycleEvents == reference.lifecycleEvents)
+    }
+
     /// `log --style ndjson` writes a record as one object, its dump's lines joined into its message: the capture holds
     /// the NSLog capture's first records, garbage and blank lines, with no continuation lines, and the same lifecycle.
     @Test func anNDJSONCaptureIsReadAsItsFormatWithTheNSLogCapturesLifecycle() throws {
@@ -111,7 +133,7 @@ struct GeneratorStyleTests {
         #expect(result.status == 64)
         #expect(
             result.stderr.contains(
-                "bad style 'oslog' (nslog, log-compact, log-default, log-syslog, device-syslog, log-ndjson, syslog, xcode)"
+                "bad style 'oslog' (nslog, log-compact, log-default, log-syslog, device-syslog, log-ndjson, syslog, xcode, ci)"
             ))
         #expect(result.stdout.isEmpty)
     }

@@ -290,6 +290,16 @@ struct HeaderRunTests {
         #expect(taken > input.lines * 3 / 4, "the runs took \(taken) of \(input.lines) lines")
     }
 
+    /// The generator's CI runner log (its Xcode console behind the runner's timestamps): the runs take the NSLog
+    /// records and the printed lines behind the timestamps, and the reports are the patterns' own, read by PCRE2.
+    @Test func theGeneratedCICapture() throws {
+        let bytes = Array(try GeneratorStyleTests.generate(style: "ci").utf8)
+        let taken = try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20])
+        let lines = bytes.lazy.filter { $0 == 0x0A }.count
+        #expect(taken > lines * 3 / 4, "the runs took \(taken) of \(lines) lines")
+        try TestSupport.expectSameAsThePatterns(bytes)
+    }
+
     /// What a printed line between two NSLog records is read as: counted as a line of no format by the run (lines 2,
     /// 4 and 12, and the records after them), or left to the line-by-line path, which finds a bare record (a
     /// keyword), a record behind a `grep -n` prefix, a repeat line, a blank line. After a printed line, an indented
