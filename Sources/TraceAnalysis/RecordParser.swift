@@ -530,9 +530,7 @@ public struct RecordParser {
         matchers: LazyMatchers
     ) -> Int? {
         guard admits(filters.prefilters[index], line, from: offset) else { return nil }
-        if filters.grepLineNumbers >> UInt64(index) & 1 != 0, !GrepLineNumber.mayMatch(line, from: offset) {
-            return nil
-        }
+        if filters.grepLineNumbers >> UInt64(index) & 1 != 0 { return GrepLineNumber.length(line, from: offset) }
         if index == filters.ciTimestamp {
             // Measured in C, as the runs measure it: what PCRE2 matches, without a call to it on every line of a CI log.
             let length = HeaderRun.ciTimestampLength(UnsafeRawBufferPointer(rebasing: line[offset...]))
@@ -1010,8 +1008,8 @@ enum Bytes {
     import Darwin
 #endif
 
-/// The prefixes' prefilters (``Regex/Prefilter``), which prefixes have the built-in `grep -n` pattern, whose refusal
-/// is ``GrepLineNumber``'s, and which are markers.
+/// The prefixes' prefilters (``Regex/Prefilter``), which prefixes have the built-in `grep -n` and CI timestamp
+/// patterns, measured without PCRE2 (``GrepLineNumber``, ``HeaderRun/ciTimestampLength(_:)``), and which are markers.
 struct PrefixFilters: Sendable {
     let prefilters: [Regex.Prefilter]
     /// Per prefix: whether it is a marker (line numbers, quoting, wrapper timestamps), not the indentation.
@@ -1033,28 +1031,39 @@ struct PrefixFilters: Sendable {
     }
 }
 
-/// A refusal of the `grep -n` prefix (``LinePrefix/grepLineNumber``, `(?:(?=[^\s:]*?[^\s:\d])[^\s:]++:)?\d+[:-]`),
-/// for whose pattern PCRE2 names no byte every match holds: without it, every line that begins with a letter would be
-/// handed to PCRE2. A line that begins with no digit matches only with a file name: the bytes up to its first space or
-/// colon, which must be a colon followed by a digit.
+/// The `grep -n` prefix (``LinePrefix/grepLineNumber``, `(?:(?=[^\s:]*?[^\s:\d])[^\s:]++:)?\d+[:-]`) measured without
+/// PCRE2, which names no byte every match of it holds (every line that begins with a letter, or a digit, would be
+/// handed to it). PCRE2 tries the file name first: the run of bytes that are neither `\s` nor a colon (taken whole,
+/// possessively) must hold a non-digit and end at a colon; then `\d+[:-]`. Where that fails, nothing is given back
+/// but the whole group: `\d+[:-]` at the start.
 enum GrepLineNumber {
-    /// Whether the pattern may match `line` from `offset` (anchored): false only where PCRE2 finds no match.
+    /// The length of the pattern's match at `offset` of `line` (anchored), or nil where PCRE2 finds none.
     @inline(__always)
-    static func mayMatch(_ line: UnsafeRawBufferPointer, from offset: Int) -> Bool {
+    static func length(_ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
         let count = line.count
-        guard offset < count else { return false }
-        let first = line[offset]
-        if first &- UInt8(ascii: "0") < 10 { return true }
+        @inline(__always) func isDigit(_ index: Int) -> Bool { line[index] &- UInt8(ascii: "0") < 10 }
+        /// `\d+[:-]` at `index`: where it ends.
+        @inline(__always) func number(at index: Int) -> Int? {
+            var end = index
+            while end < count, isDigit(end) { end &+= 1 }
+            guard end > index, end < count, line[end] == UInt8(ascii: ":") || line[end] == UInt8(ascii: "-") else {
+                return nil
+            }
+            return end &+ 1
+        }
+        guard offset < count else { return nil }
         var index = offset
+        var nonDigit = false
         while index < count {
             let byte = line[index]
             // `\s` in PCRE2's default tables: the space and 0x09–0x0D.
-            if byte == UInt8(ascii: " ") || byte &- 0x09 < 5 { return false }
-            if byte == UInt8(ascii: ":") {
-                return index > offset && index &+ 1 < count && line[index &+ 1] &- UInt8(ascii: "0") < 10
-            }
+            if byte == UInt8(ascii: " ") || byte &- 0x09 < 5 || byte == UInt8(ascii: ":") { break }
+            if byte &- UInt8(ascii: "0") >= 10 { nonDigit = true }
             index &+= 1
         }
-        return false
+        if nonDigit, index < count, line[index] == UInt8(ascii: ":"), let end = number(at: index &+ 1) {
+            return end &- offset
+        }
+        return number(at: offset).map { $0 &- offset }
     }
 }

@@ -103,30 +103,36 @@ struct PrefilterTests {
         #expect(try filter("syslog").mayBegin(with: UInt8(ascii: "S")))  // `Sep 12 …`
     }
 
-    /// The `grep -n` prefix's own refusal (`GrepLineNumber`, which the record parser asks before PCRE2, which names no
-    /// byte every match of that pattern holds): what it refuses, PCRE2 does not match, at the line's start and further
-    /// in (behind another prefix), on the lines above and on made ones around its colon, spaces and control bytes.
-    @Test func theGrepPrefixRefusesOnlyWhatPCRE2DoesNotMatch() throws {
+    /// The `grep -n` prefix measured without PCRE2 (`GrepLineNumber`, which the record parser asks instead, as PCRE2
+    /// names no byte every match of that pattern holds): the length of PCRE2's match, or none where it finds none, at
+    /// the line's start and further in (behind another prefix), on the lines above, on made ones around its colon,
+    /// spaces and control bytes, and on those with bytes replaced, inserted or removed.
+    @Test func theGrepPrefixIsMeasuredAsPCRE2MatchesIt() throws {
         let catalog = try FormatCatalog()
         let prefix = try #require(catalog.prefixes.first { $0.prefix.id == LinePrefix.grepLineNumber.id })
         let reference = Matcher(try Regex("(*NO_START_OPT)" + prefix.regex.pattern, options: prefix.regex.options))
         var lines = try Self.lines()
         let heads = ["a:1:", "a:1-", "a:", ":1:", "a :1:", "a\t1:", "a\u{0B}:1:", "é:3-", "x:y:1:", "12:", "1a:2:"]
-        lines += heads.flatMap { head in ["", " x", "Sync", "9"].map { Array((head + $0).utf8) } }
+        lines += heads.flatMap { head in ["", " x", "Sync", "9", ":4:", "-"].map { Array((head + $0).utf8) } }
         lines += [[0x85, 0x3A, 0x31, 0x3A], [0xA0, 0x3A, 0x31, 0x2D], [0x41, 0x0C, 0x3A, 0x31, 0x3A]]
-        var refused = 0
+        var random = SplitMix64(seed: 0x6E)
+        let alphabet = Array("0123456789:- \t\u{0B}a.Z".utf8) + [0x80, 0xFF]
+        for head in ["main.swift:12:", "12-", "log.txt:7-x", "2024-05-01T10:00:00Z "].map({ Array($0.utf8) }) {
+            lines += (0..<3_000).map { _ in TestSupport.mutate(head, alphabet: alphabet, within: 16, &random) }
+        }
+        var matched = 0
         for line in lines {
             try line.withUnsafeBytes { bytes in
                 for start in [0, 1, 3] where start <= bytes.count {
-                    let matches = try reference.matches(bytes, from: start)
-                    if !GrepLineNumber.mayMatch(bytes, from: start) {
-                        refused += 1
-                        #expect(!matches, "refused, and PCRE2 matches: \(String(decoding: line, as: UTF8.self))")
-                    }
+                    let expected = try reference.matches(bytes, from: start) ? reference.range(0)?.upperBound : nil
+                    let measured = GrepLineNumber.length(bytes, from: start).map { $0 + start }
+                    let text = String(decoding: line, as: UTF8.self).debugDescription
+                    #expect(measured == expected, "\(text) at \(start)")
+                    if expected != nil { matched += 1 }
                 }
             }
         }
-        #expect(refused > lines.count)
+        #expect(matched > 1_000)
     }
 
     /// The CI runner's timestamp measured in C (``HeaderRun/ciTimestampLength(_:)``, which the record parser and the
