@@ -555,11 +555,12 @@ struct InputAnalysis {
             bracketDepth += BracketBalance.of(line)
             return
         }
-        if Bytes.isBlank(line) {
+        // Blank behind the last record's marker prefixes (a CI runner's timestamp before an empty line) is blank.
+        let content = UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...])
+        if Bytes.isBlank(content) {
             summary.blankLines += 1
             return
         }
-        let content = UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...])
         if parser.isFurniture(content: content) {
             summary.skippedLines += 1
             return

@@ -305,8 +305,9 @@ extension LogFormat {
 }
 
 extension LinePrefix {
-    /// The prefixes trace-analyze strips without configuration.
-    public static let builtin: [LinePrefix] = [.indentation, .grepLineNumber, .quote, .ciTimestamp, .appium]
+    /// The prefixes trace-analyze strips without configuration, in the order they are tried. A CI runner's timestamp
+    /// comes before `grep -n`'s line numbers, whose file name its head (`2024-05-01T10:00:`) would pass for.
+    public static let builtin: [LinePrefix] = [.indentation, .ciTimestamp, .grepLineNumber, .quote, .appium]
 
     /// Leading spaces and tabs (markdown code blocks, pasted captures).
     public static let indentation = LinePrefix(

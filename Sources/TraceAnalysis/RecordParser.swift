@@ -158,7 +158,8 @@ public struct RecordParser {
         /// that begins with a CI runner's timestamp followed by an NSLog header is a record of the catalogue's first
         /// format of its shape behind that prefix alone, whichever format the line before was of. At the line's start
         /// no format matches (the untimed NSLog format refuses a date followed by `T`), and the only prefix that does
-        /// besides the timestamp, `grep -n`'s (`2024-05-01T10:00:`), leaves `00.1234567Z …`, where nothing matches.
+        /// besides the timestamp, `grep -n`'s (`2024-05-01T10:00:`, tried after it in the built-in order), leaves
+        /// `00.1234567Z …`, where an NSLog header's colons keep every format from matching.
         let onlyBuiltInPatterns: Bool
 
         init(_ formats: [FormatCatalog.Compiled], prefixes: [FormatCatalog.CompiledPrefix], recordFormats: [Int]) {

@@ -133,6 +133,54 @@ struct CaptureFormatTests {
         }
     }
 
+    /// A CI runner's raw job log of a capture reads as the capture itself: every sample, real capture and the
+    /// generator's capture, each line behind the runner's timestamp, gives the same processes, scenarios, violations
+    /// and line counts, the prefix counted on every record a format read (an untimed NSLog line is no record behind
+    /// `grep -n`'s reading of the timestamp's head, and an empty line behind the timestamp is blank).
+    @Test func aCapturesCILogReadsAsTheCapture() throws {
+        var captures = try TestSupport.sampleNames.map {
+            ($0, try String(contentsOf: TestSupport.samples.appendingPathComponent($0), encoding: .utf8))
+        }
+        if TestSupport.corpusExists {
+            for name in try FileManager.default.contentsOfDirectory(atPath: TestSupport.corpus.path).sorted()
+            where !name.hasSuffix(".md") {
+                let data = try Data(contentsOf: TestSupport.corpus.appendingPathComponent(name))
+                captures.append((name, String(decoding: data, as: UTF8.self)))
+            }
+        }
+        captures.append(("generated", try GeneratorStyleTests.generate(style: "nslog")))
+        // NSLog lines whose date was cut off (`nslog-untimed`), as corpus file 01 has them.
+        let untimed = [
+            "[7397:f803] -[ThirdViewController viewDidLoad]", "[7397:f803] -[ThirdViewController viewWillAppear:]",
+            "AppDelegate[7397:f803] applicationDidBecomeActive", "[7397:f803] Received memory warning.",
+            "", "AppDelegate[7397:f803] applicationWillResignActive",
+        ]
+        captures.append(("untimed", untimed.joined(separator: "\n") + "\n"))
+        let analyzer = try TestSupport.analyzer { $0.year = TestSupport.sampleYear }
+        for (name, text) in captures {
+            // Split at LF as the reader splits (a CRLF is one Character of a String); none after the last LF.
+            var lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            let ci = lines.map { "2024-05-01T10:00:00.1234567Z " + String(decoding: $0, as: UTF8.self) + "\n" }.joined()
+            let (plain, behind) = (analyzer.analyze(text: text), analyzer.analyze(text: ci))
+            let (expected, input) = (plain.inputs[0], behind.inputs[0])
+            #expect(Self.episodes(behind) == Self.episodes(plain), "\(name)")
+            #expect(behind.violations.map(\.rule) == plain.violations.map(\.rule), "\(name)")
+            #expect(input.formatCounts == expected.formatCounts, "\(name)")
+            // A record a format read counts it; a bare record (the fallback format's) and a repeat line do not.
+            let read = input.formatCounts.filter { $0.key != "bare" }.values.reduce(0, +)
+            var prefixes = expected.prefixes
+            if read > 0 { prefixes["ci-timestamp"] = read }
+            #expect(input.prefixes == prefixes, "\(name)")
+            #expect(input.lifecycleEvents == expected.lifecycleEvents, "\(name)")
+            let counts = [input.continuationLines, input.blankLines, input.skippedLines, input.unparsedLines]
+            let plainCounts = [
+                expected.continuationLines, expected.blankLines, expected.skippedLines, expected.unparsedLines,
+            ]
+            #expect(counts == plainCounts, "\(name)")
+        }
+    }
+
     @Test func appiumWrappedDeviceSyslogIsRead() throws {
         let text = """
             2015-06-19 20:34:05:820 - info: [IOS_SYSLOG_ROW ] Jun 19 15:34:05 iPhone Journal[812] <Warning>: applicationDidFinishLaunching:
