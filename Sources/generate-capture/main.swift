@@ -439,12 +439,12 @@ struct Generator {
     /// fraction digit drawn from the clock.
     mutating func putRunnerTimestamps(from start: Int) {
         guard start < out.count else { return }
-        let seconds = 1_714_557_600 + Int64(now / 1_000_000)
-        let days = seconds / 86_400
-        var stamp = Self.civilDate(days: days)
-        let second = Int(seconds % 86_400)
+        let seconds = 1_714_557_600 + Int(now / 1_000_000)
+        let (year, month, day) = Self.civil(days: seconds / 86_400)
+        let second = seconds % 86_400
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        stamp += "T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))."
+        let stamp =
+            "\(year)-\(two(month))-\(two(day))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))."
         let fraction = String(now % 1_000_000 + 1_000_000).dropFirst() + String((now / 7) % 10)
         let prefix = Array((stamp + fraction + "Z ").utf8)
         var lines = Bytes()
@@ -458,21 +458,18 @@ struct Generator {
         out.replaceSubrange(start..., with: lines)
     }
 
-    /// `YYYY-MM-DD` of a day counted from 1970-01-01 (the inverse of ``epochSeconds(year:month:day:)``).
-    static func civilDate(days: Int64) -> String {
+    /// The date of a day counted from 1970-01-01 (Howard Hinnant's civil_from_days; the days of the capture's
+    /// clocks are after 1970).
+    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let era = z / 146_097
         let doe = z - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
         let mp = (5 * doy + 2) / 153
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     @inline(__always) mutating func put(_ bytes: Bytes) { out.append(contentsOf: bytes) }
@@ -576,18 +573,8 @@ struct Generator {
         if second != cachedSecond {
             cachedSecond = second
             let total = baseSecond + Int64(second)
-            let days = Int(total / 86400)
+            let (year, month, day) = Self.civil(days: Int(total / 86400))
             let rem = Int(total % 86400)
-            // Howard Hinnant's civil_from_days.
-            let z = days + 719468
-            let era = z / 146097
-            let doe = z - era * 146097
-            let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-            let mp = (5 * doy + 2) / 153
-            let day = doy - (153 * mp + 2) / 5 + 1
-            let month = mp < 10 ? mp + 3 : mp - 9
-            let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
             let saved = out
             out.removeAll(keepingCapacity: true)
             putPadded(UInt64(year), width: 4)
