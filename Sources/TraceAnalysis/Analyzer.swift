@@ -240,8 +240,6 @@ struct InputAnalysis {
     private let rawContinuationFormats: [Bool]
     /// Whether the catalogue has a fallback format, whose records lines of no format with a keyword are.
     private let hasFallback: Bool
-    /// Whether a run behind a prefix takes either NSLog shape (``RecordParser/Tables/onlyBuiltInPatterns``).
-    private let bothShapesBehindPrefixes: Bool
     /// Per format: whether it reads an NSLog header's timestamp as the runs of headers do
     /// (``RecordParser/Tables/isoLike``).
     private let isoLikeFormats: [Bool]
@@ -363,7 +361,6 @@ struct InputAnalysis {
         let catalog = analyzer.catalog
         self.rawContinuationFormats = catalog.tables.rawContinuations
         self.hasFallback = catalog.fallback != nil
-        self.bothShapesBehindPrefixes = catalog.tables.onlyBuiltInPatterns
         self.mode = catalog.recordFormats.isEmpty ? .bare : (catalog.fallback == nil ? .formatted : .sniffing)
         self.headerRun =
             headerRuns && tracking == nil && recognizer.needsMarkedKeyword
@@ -733,8 +730,10 @@ struct InputAnalysis {
         guard digits > 0, zoneCount >= 0, zoneCount <= 8 else { return }
         let modern = header.shape == .modern
         headerRun.arm(modern: modern, line: base, fractionDigits: digits, zoneCount: zoneCount)
-        // A shape armed behind another prefix stays disarmed.
-        let before = prefix == headerRun.prefix && (prefix == .none || bothShapesBehindPrefixes) ? armedBefore & 3 : 0
+        // A shape armed behind another prefix stays disarmed; behind a prefix, the other shape stays armed only where
+        // the parser takes it there too.
+        let bothShapes = prefix == .none || parser.catalog.tables.onlyBuiltInPatterns
+        let before = prefix == headerRun.prefix && bothShapes ? armedBefore & 3 : 0
         headerRun.prefix = prefix
         let clock = Clock(time: time, format: format)
         if modern { clocks.modern = clock } else { clocks.classic = clock }

@@ -108,7 +108,7 @@ public struct RecordParser {
     /// Whether every prefix of ``prefixChain`` is a marker (none is the indentation): then the content of a line
     /// parsed with it begins where its record does (``parsedContentOffset(_:)``).
     private var chainIsMarkers = true
-    /// Whether ``prefixChain`` is the built-in CI runner's timestamp alone (``PrefixFilters/ciTimestamp``).
+    /// Whether ``prefixChain`` is a CI runner's timestamp alone (``MeasuredPrefix/ciTimestamp``).
     private var chainIsCITimestamp = false
     /// Where the last format tried matched, or was tried: that of the record, once a parse has found one.
     private var parsedOffset = 0
@@ -352,7 +352,7 @@ public struct RecordParser {
         guard search(line, from: 0, depth: 0, skippingNSLog: nslog, into: &fields) else { return false }
         prefixChain = searchChain
         chainIsMarkers = searchChain.allSatisfy { tables.prefixFilters.markers[$0] }
-        chainIsCITimestamp = searchChain.count == 1 && searchChain[0] == tables.prefixFilters.ciTimestamp
+        chainIsCITimestamp = searchChain.count == 1 && tables.prefixFilters.measured[searchChain[0]] == .ciTimestamp
         return true
     }
 
@@ -531,12 +531,7 @@ public struct RecordParser {
         matchers: LazyMatchers
     ) -> Int? {
         guard admits(filters.prefilters[index], line, from: offset) else { return nil }
-        if filters.grepLineNumbers >> UInt64(index) & 1 != 0 { return GrepLineNumber.length(line, from: offset) }
-        if index == filters.ciTimestamp {
-            // Measured in C, as the runs measure it: what PCRE2 matches, without a call to it on every line of a CI log.
-            let length = HeaderRun.ciTimestampLength(UnsafeRawBufferPointer(rebasing: line[offset...]))
-            return length > 0 ? length : nil
-        }
+        if let measured = filters.measured[index] { return measured.length(line, from: offset) }
         return matchers.with(index) { prefixLength($0, line, from: offset) }
     }
 
@@ -1009,26 +1004,46 @@ enum Bytes {
     import Darwin
 #endif
 
-/// The prefixes' prefilters (``Regex/Prefilter``), which prefixes have the built-in `grep -n` and CI timestamp
-/// patterns, measured without PCRE2 (``GrepLineNumber``, ``HeaderRun/ciTimestampLength(_:)``), and which are markers.
+/// The prefixes' prefilters (``Regex/Prefilter``), which prefixes are measured without PCRE2, and which are
+/// markers.
 struct PrefixFilters: Sendable {
     let prefilters: [Regex.Prefilter]
     /// Per prefix: whether it is a marker (line numbers, quoting, wrapper timestamps), not the indentation.
     let markers: [Bool]
-    /// Bit `p`: prefix `p` (of the first 64) has the pattern of ``LinePrefix/grepLineNumber``.
-    let grepLineNumbers: UInt64
-    /// The first prefix with the pattern of ``LinePrefix/ciTimestamp`` (measured without PCRE2,
-    /// ``HeaderRun/ciTimestampLength(_:)``), or -1.
-    let ciTimestamp: Int
+    /// Per prefix: how it is measured without PCRE2, when it has the pattern of one of those built-in prefixes.
+    let measured: [MeasuredPrefix?]
 
     init(_ prefixes: [FormatCatalog.CompiledPrefix]) {
         prefilters = prefixes.map(\.regex.prefilter)
         markers = prefixes.map { !$0.prefix.isIndentation }
-        grepLineNumbers = prefixes.prefix(64).enumerated().reduce(0) { bits, prefix in
-            prefix.element.prefix.pattern == LinePrefix.grepLineNumber.pattern
-                ? bits | 1 << UInt64(prefix.offset) : bits
+        measured = prefixes.map { MeasuredPrefix(pattern: $0.prefix.pattern) }
+    }
+}
+
+/// The built-in prefixes measured without PCRE2, by code that gives exactly their pattern's match (tests hold each to
+/// PCRE2), for any prefix with that pattern: `grep -n`'s, for which PCRE2 names no byte every match holds, and a CI
+/// runner's timestamp, which begins every line of a CI log.
+enum MeasuredPrefix: Sendable {
+    case grepLineNumber  // ``GrepLineNumber``
+    case ciTimestamp  // in C, as the runs measure it (``HeaderRun/ciTimestampLength(_:)``)
+
+    init?(pattern: String) {
+        switch pattern {
+        case LinePrefix.grepLineNumber.pattern: self = .grepLineNumber
+        case LinePrefix.ciTimestamp.pattern: self = .ciTimestamp
+        default: return nil
         }
-        ciTimestamp = prefixes.firstIndex { $0.prefix.pattern == LinePrefix.ciTimestamp.pattern } ?? -1
+    }
+
+    /// The length of the prefix's match at `offset` of `line` (anchored), or nil where PCRE2 finds none.
+    @inline(__always)
+    func length(_ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+        switch self {
+        case .grepLineNumber: return GrepLineNumber.length(line, from: offset)
+        case .ciTimestamp:
+            let length = HeaderRun.ciTimestampLength(UnsafeRawBufferPointer(rebasing: line[offset...]))
+            return length > 0 ? length : nil
+        }
     }
 }
 
