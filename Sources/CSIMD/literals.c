@@ -475,3 +475,16 @@ CSIMD_BYTES64_TARGET void csimd_pair_marks(
     if (i < count) bitmap[i / 64] = csimd_pair_tail(bytes + i, count - i, first, second);
 }
 #endif
+
+const uint8_t *csimd_find(const uint8_t *bytes, size_t count, const uint8_t *literal, size_t length) {
+    if (length == 0) return bytes;
+    if (count < length) return 0;
+    // Where the literal may begin; glibc's `memmem` prepares a two-way search for each call, dear on short lines.
+    const uint8_t *const end = bytes + count - length + 1;
+    for (const uint8_t *at = bytes; at < end; at++) {
+        at = memchr(at, literal[0], (size_t)(end - at));
+        if (!at) return 0;
+        if (memcmp(at + 1, literal + 1, length - 1) == 0) return at;
+    }
+    return 0;
+}

@@ -1,4 +1,5 @@
 import CPCRE2
+import CSIMD
 
 #if canImport(Glibc)
     import Glibc
@@ -88,7 +89,7 @@ public final class Regex: @unchecked Sendable {
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
         self.captureCount = Int(count)
         self.groupNumbers = Regex.readNameTable(compiled)
-        self.prefilter = Prefilter(compiled)
+        self.prefilter = Prefilter(compiled, pattern: pattern, caseless: options.contains(.caseless))
     }
 
     deinit { pcre2_code_free_8(code) }
@@ -105,8 +106,15 @@ public final class Regex: @unchecked Sendable {
     ///   caseless `k` matches the Kelvin sign (`E2 84 AA`) there, whose bytes hold neither case (PCRE2 10.42 names
     ///   no such letter; the rule keeps that so whatever it names). The built-in patterns read bytes.
     ///
+    /// Outside UTF mode, the pattern's own text adds what PCRE2 does not report (``PatternShape``): the ASCII bytes
+    /// each of the first positions of an anchored match may hold (`^\d{4}-\d\d-\d\d ` refuses a line whose
+    /// eleventh byte is not a space), checked before the required byte's `memchr`; a run of bytes every match holds
+    /// (`\[IOS_SYSLOG_ROW`), looked for with `csimd_find` instead of that byte; and, for an anchored pattern that
+    /// begins with a run of a set of bytes (`nslog-untimed`'s `[^\[\]:\t]*?\[\d`), the bytes that must follow
+    /// where the run ends, checked last.
+    ///
     /// Patterns that can match an empty string have a minimum length of 0 and no first bytes (PCRE2 computes none).
-    public struct Prefilter: Sendable {
+    public struct Prefilter: @unchecked Sendable {
         /// Bytes of a subject from the start of a match, at least.
         public let minimumLength: Int
         /// The ASCII bytes a match may begin with (bit `b` of word `b >> 6`), when the pattern is anchored and
@@ -115,8 +123,27 @@ public final class Regex: @unchecked Sendable {
         /// A byte every match holds after its start, in both cases for a letter (the same twice otherwise); nil when
         /// PCRE2 names none.
         public let requiredBytes: (UInt8, UInt8)?
+        /// The ASCII bytes positions of an anchored match may hold after its first (whose bytes are ``firstBytes``)
+        /// (``PatternShape/leading``): `leadingPositions` entries of three words, the position and its two words of
+        /// bytes, the narrowest set first (`-` before `\d`: a CI runner's timestamp is refused at its `T`, the
+        /// eleventh byte, in three checks), and none that allows three quarters of ASCII or more. Interned and never
+        /// freed (``ShapeStore``): a prefilter is copied out of tables on every line, and an array here cost a
+        /// retain and a release each time.
+        @usableFromInline let leading: UnsafePointer<UInt64>?
+        @usableFromInline let leadingPositions: Int
+        /// Bytes every match holds in a row, from its start (``PatternShape/literal``): `literalCount` of them,
+        /// interned as `leading` is.
+        @usableFromInline let literal: UnsafePointer<UInt8>?
+        @usableFromInline let literalCount: Int
+        /// Whether `literal` holds the required byte (``requiredBytes``), which is then not looked for again.
+        @usableFromInline let literalHoldsRequiredByte: Bool
+        /// For an anchored pattern that begins with a run of bytes of a set (``PatternShape/span``): that set, then
+        /// the bytes of each of the `spanPositions` positions after the run, two words each (interned as `leading`
+        /// is); the first of those positions holds none of the set.
+        @usableFromInline let span: UnsafePointer<UInt64>?
+        @usableFromInline let spanPositions: Int
 
-        init(_ code: OpaquePointer) {
+        init(_ code: OpaquePointer, pattern: String, caseless: Bool) {
             func info(_ what: Int32) -> UInt32 {
                 var value: UInt32 = 0
                 return pcre2_pattern_info_8(code, UInt32(what), &value) == 0 ? value : 0
@@ -153,9 +180,32 @@ public final class Regex: @unchecked Sendable {
                     }
                 }
             }
-            firstBytes = first
             let last = bytes && info(PCRE2_INFO_LASTCODETYPE) == 1 ? info(PCRE2_INFO_LASTCODEUNIT) : 0x80
             requiredBytes = last < 0x80 ? cases(last) : nil
+            let shape = bytes ? PatternShape(pattern, caseless: caseless) : nil
+            var leading: [UInt64] = []
+            var span: [UInt64] = []
+            if let shape, options & PCRE2_ANCHORED != 0 {
+                if let set = shape.span {
+                    span = [set.low, set.high] + shape.leading.flatMap { [$0.low, $0.high] }
+                } else if let head = shape.leading.first {
+                    first = (first.0 & head.low, first.1 & head.high)
+                    let width = { (set: ByteMask) in set.low.nonzeroBitCount + set.high.nonzeroBitCount }
+                    leading = shape.leading.enumerated().dropFirst().filter { width($0.element) < 96 }
+                        .sorted { (width($0.element), $0.offset) < (width($1.element), $1.offset) }
+                        .flatMap { [UInt64($0.offset), $0.element.low, $0.element.high] }
+                }
+            }
+            self.span = span.isEmpty ? nil : ShapeStore.shared.intern(span)
+            spanPositions = max(0, span.count / 2 - 1)
+            firstBytes = first
+            self.leading = leading.isEmpty ? nil : ShapeStore.shared.intern(leading)
+            leadingPositions = leading.count / 3
+            // A run of three bytes or more: a shorter one (`Z `) is hardly rarer than the required byte.
+            let literal = shape.map { $0.literal.count >= 3 ? $0.literal : [] } ?? []
+            self.literal = literal.isEmpty ? nil : ShapeStore.shared.intern(literal)
+            literalCount = literal.count
+            literalHoldsRequiredByte = requiredBytes.map { literal.contains($0.0) || literal.contains($0.1) } ?? true
         }
 
         private static func set(_ byte: UInt8, in words: inout (UInt64, UInt64)) {
@@ -175,9 +225,47 @@ public final class Regex: @unchecked Sendable {
                     if (word >> UInt64(byte & 63)) & 1 == 0 { return false }
                 }
             }
-            guard let (one, other) = requiredBytes else { return true }
-            if memchr(base + start, Int32(one), rest) != nil { return true }
-            return one != other && memchr(base + start, Int32(other), rest) != nil
+            if let leading {
+                // The positions as far as the subject goes.
+                var entry = leading
+                let end = leading + 3 &* leadingPositions
+                while entry < end {
+                    let position = Int(entry[0])
+                    if position < rest {
+                        let byte = base[start &+ position]
+                        if byte < 0x80, (entry[1 &+ Int(byte >> 6)] >> UInt64(byte & 63)) & 1 == 0 { return false }
+                    }
+                    entry += 3
+                }
+            }
+            if let literal {
+                if csimd_find(base + start, rest, literal, literalCount) == nil { return false }
+            }
+            if let (one, other) = requiredBytes, literal == nil || !literalHoldsRequiredByte,
+                memchr(base + start, Int32(one), rest) == nil,
+                one == other || memchr(base + start, Int32(other), rest) == nil
+            {
+                return false
+            }
+            // Last, as it reads byte by byte: the end of the span, and the positions after it.
+            guard let span else { return true }
+            var index = start
+            while index < count {
+                let byte = base[index]
+                if byte < 0x80, (span[Int(byte >> 6)] >> UInt64(byte & 63)) & 1 == 0 { break }
+                index &+= 1
+            }
+            let positions = min(count &- index, spanPositions)
+            if positions == 0 { return false }
+            var position = 0
+            while position < positions {
+                let byte = base[index &+ position]
+                if byte < 0x80, (span[2 &+ position &<< 1 | Int(byte >> 6)] >> UInt64(byte & 63)) & 1 == 0 {
+                    return false
+                }
+                position &+= 1
+            }
+            return true
         }
 
         /// Whether a match may begin with `byte` (the record parser's tables of the formats a line's first byte

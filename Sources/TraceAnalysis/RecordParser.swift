@@ -530,8 +530,9 @@ public struct RecordParser {
         _ index: Int, _ line: UnsafeRawBufferPointer, from offset: Int, filters: PrefixFilters,
         matchers: LazyMatchers
     ) -> Int? {
-        guard admits(filters.prefilters[index], line, from: offset) else { return nil }
+        // A measured prefix says exactly where PCRE2 would match: its prefilter would only ask again.
         if let measured = filters.measured[index] { return measured.length(line, from: offset) }
+        guard admits(filters.prefilters[index], line, from: offset) else { return nil }
         return matchers.with(index) { prefixLength($0, line, from: offset) }
     }
 

@@ -126,6 +126,10 @@ typedef struct {
     uint32_t reserved;
 } csimd_header_clock;
 
+/// Where `literal` (`length` bytes) first occurs in the `count` bytes at `bytes`, or null: `memchr` for its first byte,
+/// then the rest compared.
+const uint8_t *csimd_find(const uint8_t *bytes, size_t count, const uint8_t *literal, size_t length);
+
 /// No prefix before a run's headers, or a CI runner's timestamp before each (`csimd_ci_timestamp_length`).
 #define CSIMD_PREFIX_NONE 0
 #define CSIMD_PREFIX_CI_TIMESTAMP 1
