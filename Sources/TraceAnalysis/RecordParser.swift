@@ -1022,16 +1022,18 @@ struct PrefixFilters: Sendable {
 }
 
 /// The built-in prefixes measured without PCRE2, by code that gives exactly their pattern's match (tests hold each to
-/// PCRE2), for any prefix with that pattern: `grep -n`'s, for which PCRE2 names no byte every match holds, and a CI
-/// runner's timestamp, which begins every line of a CI log.
+/// PCRE2), for any prefix with that pattern: `grep -n`'s, for which PCRE2 names no byte every match holds, a CI
+/// runner's timestamp, which begins every line of a CI log, and indentation, which begins every line of a dump.
 enum MeasuredPrefix: Sendable {
     case grepLineNumber  // ``GrepLineNumber``
     case ciTimestamp  // in C, as the runs measure it (``HeaderRun/ciTimestampLength(_:)``)
+    case indentation  // `[ \t]+`: every space and tab from the offset
 
     init?(pattern: String) {
         switch pattern {
         case LinePrefix.grepLineNumber.pattern: self = .grepLineNumber
         case LinePrefix.ciTimestamp.pattern: self = .ciTimestamp
+        case LinePrefix.indentation.pattern: self = .indentation
         default: return nil
         }
     }
@@ -1044,6 +1046,10 @@ enum MeasuredPrefix: Sendable {
         case .ciTimestamp:
             let length = HeaderRun.ciTimestampLength(UnsafeRawBufferPointer(rebasing: line[offset...]))
             return length > 0 ? length : nil
+        case .indentation:
+            var end = offset
+            while end < line.count, line[end] == UInt8(ascii: " ") || line[end] == UInt8(ascii: "\t") { end &+= 1 }
+            return end > offset ? end &- offset : nil
         }
     }
 }

@@ -135,6 +135,33 @@ struct PrefilterTests {
         #expect(matched > 1_000)
     }
 
+    /// Indentation measured without PCRE2 (``MeasuredPrefix/indentation``): the length of PCRE2's match of `[ \t]+`,
+    /// or none, from three offsets of the lines above and of runs of blanks and other bytes.
+    @Test func theIndentationIsMeasuredAsPCRE2MatchesIt() throws {
+        let catalog = try FormatCatalog()
+        let prefix = try #require(catalog.prefixes.first { $0.prefix.id == LinePrefix.indentation.id })
+        let measuring = try #require(MeasuredPrefix(pattern: prefix.prefix.pattern))
+        let reference = Matcher(try Regex("(*NO_START_OPT)" + prefix.regex.pattern, options: prefix.regex.options))
+        var lines = try Self.lines()
+        var random = SplitMix64(seed: 0x1D)
+        let alphabet = Array(" \t\u{0B}\u{0C}\r\na".utf8) + [0xA0, 0x85]
+        lines += (0..<5_000).map { _ in TestSupport.mutate(Array("  \t x".utf8), alphabet: alphabet, within: 8, &random)
+        }
+        var matched = 0
+        for line in lines {
+            try line.withUnsafeBytes { bytes in
+                for start in [0, 1, 3] where start < bytes.count {
+                    let expected = try reference.matches(bytes, from: start) ? reference.range(0)?.upperBound : nil
+                    let measured = measuring.length(bytes, from: start).map { $0 + start }
+                    #expect(
+                        measured == expected, "\(String(decoding: line, as: UTF8.self).debugDescription) at \(start)")
+                    if expected != nil { matched += 1 }
+                }
+            }
+        }
+        #expect(matched > 1_000)
+    }
+
     /// The CI runner's timestamp measured in C (``HeaderRun/ciTimestampLength(_:)``, which the record parser and the
     /// runs use instead of PCRE2): the length of PCRE2's match of the prefix's pattern, or 0 where it does not match,
     /// on the lines above and on timestamps with bytes replaced, inserted or removed, and cut at every length.
