@@ -31,15 +31,17 @@ struct PatternShape: Equatable {
     /// Bytes every match holds in a row (two or more, case-sensitive), or empty.
     var literal: [UInt8]
 
-    /// The shape of `pattern` as PCRE2 compiles it with `caseless` (its `leading` bytes describe a match wherever it
-    /// begins: they say where it may begin only for an anchored pattern); nil when nothing is known.
-    init?(_ pattern: String, caseless: Bool) {
-        var reader = Reader(Array(pattern.utf8))
+    /// The shape of `pattern` as PCRE2 compiles it with `caseless`; with `anchored` (a match begins where it is
+    /// tried), its positions (`leading`, `span`) too. Nil when nothing is known.
+    init?(_ pattern: String, caseless: Bool, anchored: Bool) {
+        // An unanchored match may begin anywhere: only its run of bytes says something, and the paths (the costly
+        // part: the vocabulary's alternations are long) are not followed.
+        var reader = Reader(Array(pattern.utf8), followsPaths: anchored)
         guard let (paths, span, literal) = try? reader.pattern(), reader.index == reader.bytes.count else {
             return nil
         }
-        var leading = Path.merged(paths).masks
-        var run = span
+        var leading = anchored ? Path.merged(paths).masks : []
+        var run = anchored ? span : nil
         if caseless {
             leading = leading.map { $0.caseClosed }
             run = run?.caseClosed
@@ -90,6 +92,8 @@ struct ByteMask: Equatable {
     init(bytes: [UInt8]) {
         for byte in bytes { insert(byte) }
     }
+
+    init(byte: UInt8) { insert(byte) }
 
     init(range: ClosedRange<UInt8>) {
         for byte in range { insert(byte) }
@@ -179,6 +183,14 @@ private struct Path {
     var opened: Path { Path(masks: masks, open: true) }
 }
 
+/// What an atom of a pattern matches: its paths, the byte of a literal one, and the set of a group that is a
+/// repeated set of bytes and nothing else.
+private struct Atom {
+    var paths: [Path]
+    var literal: UInt8? = nil
+    var star: ByteMask? = nil
+}
+
 /// Reads a pattern's text (see ``PatternShape``); throws where it gives up on the whole pattern.
 private struct Reader {
     struct Unsupported: Error {}
@@ -190,7 +202,21 @@ private struct Reader {
     private var run: [UInt8] = []
     private var longest: [UInt8] = []
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// Whether the paths are followed (else every sequence's are left unknown, and no path is made: a long
+    /// alternation of the vocabulary's took a millisecond of the start-up to read).
+    private var followsPaths: Bool
+    private static let emptyPaths = [Path.empty]
+    private static let unknownPaths = [Path.unknown]
+
+    /// The paths of an atom of one position, of bytes `mask`.
+    private func one(_ mask: ByteMask) -> [Path] {
+        followsPaths ? [Path(masks: [mask], open: false)] : Self.unknownPaths
+    }
+
+    init(_ bytes: [UInt8], followsPaths: Bool) {
+        self.bytes = bytes
+        self.followsPaths = followsPaths
+    }
 
     /// The whole pattern: its paths (after its leading span, when it has one), that span, and its longest run of
     /// literal bytes outside groups (none with several branches).
@@ -214,7 +240,8 @@ private struct Reader {
         while current == UInt8(ascii: "|") {
             index += 1
             branches += 1
-            paths = Path.capped(paths + (try sequence()).paths)
+            let next = try sequence().paths
+            if followsPaths { paths = Path.capped(paths + next) }
         }
         return (paths, branches, branches == 1 ? star : nil)
     }
@@ -224,11 +251,15 @@ private struct Reader {
 
     /// A sequence's paths, and its set when it is one repeated set of bytes (`[^:]*`, `(?:\d)*?`) and nothing else.
     private mutating func sequence() throws -> (paths: [Path], star: ByteMask?) {
-        var paths = [Path.empty]
+        var paths = followsPaths ? Self.emptyPaths : Self.unknownPaths
         var items = 0
         var onlyStar: ByteMask?
         while let byte = current, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
+            // Past what is known, an atom's paths are not needed.
+            let follows = followsPaths
+            followsPaths = follows && !paths.allSatisfy(\.open)
             let atom = try self.atom()
+            followsPaths = follows
             let (minimum, maximum) = try quantifier()
             guard let atom else {
                 // A quantified assertion is left to PCRE2.
@@ -251,7 +282,7 @@ private struct Reader {
                 span = star
                 continue
             }
-            if paths.allSatisfy(\.open) { continue }
+            if !followsPaths || paths.allSatisfy(\.open) { continue }
             paths = Path.concatenated(paths, Self.repeated(atom.paths, minimum: minimum, maximum: maximum))
         }
         return (paths, items == 1 ? onlyStar : nil)
@@ -259,7 +290,7 @@ private struct Reader {
 
     /// An atom's paths, for one literal byte that byte, and for a group that is a repeated set of bytes and nothing
     /// else that set; nil for a zero-width atom.
-    private mutating func atom() throws -> (paths: [Path], literal: UInt8?, star: ByteMask?)? {
+    private mutating func atom() throws -> Atom? {
         guard let byte = current else { throw Unsupported() }
         switch byte {
         case UInt8(ascii: "^"), UInt8(ascii: "$"):
@@ -267,29 +298,29 @@ private struct Reader {
             return nil
         case UInt8(ascii: "."):
             index += 1
-            return ([Path(masks: [.all], open: false)], nil, nil)
+            return Atom(paths: one(.all))
         case UInt8(ascii: "["):
-            return ([Path(masks: [try characterClass()], open: false)], nil, nil)
+            return Atom(paths: one(try characterClass()))
         case UInt8(ascii: "("):
             return try group()
         case UInt8(ascii: "\\"):
             switch try escape(inClass: false) {
             case .zeroWidth: return nil
-            case .mask(let mask): return ([Path(masks: [mask], open: false)], nil, nil)
-            case .byte(let literal): return ([Path(masks: [ByteMask(bytes: [literal])], open: false)], literal, nil)
+            case .mask(let mask): return Atom(paths: one(mask))
+            case .byte(let literal): return Atom(paths: one(ByteMask(byte: literal)), literal: literal)
             }
         case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"):
             // A quantifier with nothing before it, or a brace PCRE2 may read either way.
             throw Unsupported()
         default:
             index += 1
-            return ([Path(masks: [ByteMask(bytes: [byte])], open: false)], byte, nil)
+            return Atom(paths: one(ByteMask(byte: byte)), literal: byte)
         }
     }
 
     /// `(…)`: a group (its branches' paths, and its set when it is a repeated set of bytes) or, for a lookaround or
     /// comment, nil.
-    private mutating func group() throws -> (paths: [Path], literal: UInt8?, star: ByteMask?)? {
+    private mutating func group() throws -> Atom? {
         index += 1
         var zeroWidth = false
         if current == UInt8(ascii: "*") { throw Unsupported() }  // a verb
@@ -318,12 +349,16 @@ private struct Reader {
         }
         depth += 1
         endRun()
+        // A lookaround takes no position: its paths are not needed.
+        let follows = followsPaths
+        if zeroWidth { followsPaths = false }
         let (paths, _, star) = try alternation()
+        followsPaths = follows
         guard current == UInt8(ascii: ")") else { throw Unsupported() }
         index += 1
         depth -= 1
         endRun()
-        return zeroWidth ? nil : (paths, nil, star)
+        return zeroWidth ? nil : Atom(paths: paths, star: star)
     }
 
     /// Past a group's name (letters, digits, underscores) and its closing byte, from `offset` past `(`.

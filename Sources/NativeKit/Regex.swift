@@ -182,10 +182,10 @@ public final class Regex: @unchecked Sendable {
             }
             let last = bytes && info(PCRE2_INFO_LASTCODETYPE) == 1 ? info(PCRE2_INFO_LASTCODEUNIT) : 0x80
             requiredBytes = last < 0x80 ? cases(last) : nil
-            let shape = bytes ? PatternShape(pattern, caseless: caseless) : nil
+            let shape = bytes ? PatternShape(pattern, caseless: caseless, anchored: options & PCRE2_ANCHORED != 0) : nil
             var leading: [UInt64] = []
             var span: [UInt64] = []
-            if let shape, options & PCRE2_ANCHORED != 0 {
+            if let shape {
                 if let set = shape.span {
                     span = [set.low, set.high] + shape.leading.flatMap { [$0.low, $0.high] }
                 } else if let head = shape.leading.first {
