@@ -190,10 +190,17 @@ public final class Regex: @unchecked Sendable {
                     span = [set.low, set.high] + shape.leading.flatMap { [$0.low, $0.high] }
                 } else if let head = shape.leading.first {
                     first = (first.0 & head.low, first.1 & head.high)
-                    let width = { (set: ByteMask) in set.low.nonzeroBitCount + set.high.nonzeroBitCount }
-                    leading = shape.leading.enumerated().dropFirst().filter { width($0.element) < 96 }
-                        .sorted { (width($0.element), $0.offset) < (width($1.element), $1.offset) }
-                        .flatMap { [UInt64($0.offset), $0.element.low, $0.element.high] }
+                    // (position, set, width): the narrowest first, none that allows three quarters of ASCII.
+                    let checked: [(Int, ByteMask, Int)] = shape.leading.enumerated().dropFirst().map { entry in
+                        (
+                            entry.offset, entry.element,
+                            entry.element.low.nonzeroBitCount + entry.element.high.nonzeroBitCount
+                        )
+                    }
+                    for (position, set, _) in checked.filter({ $0.2 < 96 }).sorted(by: { ($0.2, $0.0) < ($1.2, $1.0) })
+                    {
+                        leading += [UInt64(position), set.low, set.high]
+                    }
                 }
             }
             self.span = span.isEmpty ? nil : ShapeStore.shared.intern(span)
