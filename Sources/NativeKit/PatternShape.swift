@@ -1,6 +1,6 @@
 /// What a pattern's source text says every match holds, beyond what PCRE2 reports (a first byte, one required
-/// byte): the ASCII bytes each of the first positions of a match may hold, and a run of bytes every match holds
-/// (``Regex/Prefilter`` checks both before it calls PCRE2).
+/// byte): the ASCII bytes each of the first positions of a match may hold, a run of bytes every match holds, and
+/// what must follow a leading run of a set of bytes (``Regex/Prefilter`` checks them before it calls PCRE2).
 ///
 /// Read from the text PCRE2 compiled, conservatively: only the syntax listed below is understood, and anything else
 /// ends what is known (at an atom), or gives up on the pattern (a construct that could change how the rest reads:
@@ -556,27 +556,15 @@ final class ShapeStore: @unchecked Sendable {
     private var words: [[UInt64]: UnsafePointer<UInt64>] = [:]
     private var bytes: [[UInt8]: UnsafePointer<UInt8>] = [:]
 
-    func intern(_ value: [UInt64]) -> UnsafePointer<UInt64> {
-        lock.withLock {
-            if let stored = words[value] { return stored }
-            let stored = Self.copy(value)
-            words[value] = stored
-            return stored
-        }
-    }
+    func intern(_ value: [UInt64]) -> UnsafePointer<UInt64> { lock.withLock { Self.intern(value, in: &words) } }
 
-    func intern(_ value: [UInt8]) -> UnsafePointer<UInt8> {
-        lock.withLock {
-            if let stored = bytes[value] { return stored }
-            let stored = Self.copy(value)
-            bytes[value] = stored
-            return stored
-        }
-    }
+    func intern(_ value: [UInt8]) -> UnsafePointer<UInt8> { lock.withLock { Self.intern(value, in: &bytes) } }
 
-    private static func copy<T>(_ value: [T]) -> UnsafePointer<T> {
+    private static func intern<T: Hashable>(_ value: [T], in table: inout [[T]: UnsafePointer<T>]) -> UnsafePointer<T> {
+        if let stored = table[value] { return stored }
         let storage = UnsafeMutablePointer<T>.allocate(capacity: value.count)
         storage.initialize(from: value, count: value.count)
+        table[value] = UnsafePointer(storage)
         return UnsafePointer(storage)
     }
 }
