@@ -125,6 +125,9 @@ struct ByteMask: Equatable {
     /// The other bytes: the other ASCII bytes, and bytes from 0x80 (a set holds at most some of those).
     var complement: ByteMask { ByteMask(low: ~low, high: ~high, upper: true) }
 
+    /// How many ASCII bytes it holds.
+    var asciiCount: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+
     /// Whether it holds every ASCII byte (it refuses none).
     var holdsEveryASCIIByte: Bool { low == ~0 && high == ~0 }
 

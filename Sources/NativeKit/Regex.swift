@@ -124,9 +124,7 @@ public final class Regex: @unchecked Sendable {
         /// PCRE2 names none.
         public let requiredBytes: (UInt8, UInt8)?
         /// The ASCII bytes positions of an anchored match may hold after its first (whose bytes are ``firstBytes``)
-        /// (``PatternShape/leading``): `leadingPositions` entries of three words, the position and its two words of
-        /// bytes, the narrowest set first (`-` before `\d`: a CI runner's timestamp is refused at its `T`, the
-        /// eleventh byte, in three checks), and none that allows three quarters of ASCII or more. Interned and never
+        /// (``PatternShape/leading``): `leadingPositions` checks (``positionChecks(_:from:)``). Interned and never
         /// freed (``ShapeStore``): a prefilter is copied out of tables on every line, and an array here cost a
         /// retain and a release each time.
         @usableFromInline let leading: UnsafePointer<UInt64>?
@@ -137,9 +135,9 @@ public final class Regex: @unchecked Sendable {
         @usableFromInline let literalCount: Int
         /// Whether `literal` holds the required byte (``requiredBytes``), which is then not looked for again.
         @usableFromInline let literalHoldsRequiredByte: Bool
-        /// For an anchored pattern that begins with a run of bytes of a set (``PatternShape/span``): that set, then
-        /// the bytes of each of the `spanPositions` positions after the run, two words each (interned as `leading`
-        /// is); the first of those positions holds none of the set.
+        /// For an anchored pattern that begins with a run of bytes of a set (``PatternShape/span``): that set's two
+        /// words, then `spanPositions` checks of the positions from the run's end (``positionChecks(_:from:)``),
+        /// interned as `leading` is. The first of those positions holds none of the set.
         @usableFromInline let span: UnsafePointer<UInt64>?
         @usableFromInline let spanPositions: Int
 
@@ -187,24 +185,14 @@ public final class Regex: @unchecked Sendable {
             var span: [UInt64] = []
             if let shape {
                 if let set = shape.span {
-                    span = [set.low, set.high] + shape.leading.flatMap { [$0.low, $0.high] }
+                    span = [set.low, set.high] + Self.positionChecks(shape.leading, from: 0)
                 } else if let head = shape.leading.first {
                     first = (first.0 & head.low, first.1 & head.high)
-                    // (position, set, width): the narrowest first, none that allows three quarters of ASCII.
-                    let checked: [(Int, ByteMask, Int)] = shape.leading.enumerated().dropFirst().map { entry in
-                        (
-                            entry.offset, entry.element,
-                            entry.element.low.nonzeroBitCount + entry.element.high.nonzeroBitCount
-                        )
-                    }
-                    for (position, set, _) in checked.filter({ $0.2 < 96 }).sorted(by: { ($0.2, $0.0) < ($1.2, $1.0) })
-                    {
-                        leading += [UInt64(position), set.low, set.high]
-                    }
+                    leading = Self.positionChecks(shape.leading, from: 1)
                 }
             }
             self.span = span.isEmpty ? nil : ShapeStore.shared.intern(span)
-            spanPositions = max(0, span.count / 2 - 1)
+            spanPositions = max(0, span.count - 2) / 3
             firstBytes = first
             self.leading = leading.isEmpty ? nil : ShapeStore.shared.intern(leading)
             leadingPositions = leading.count / 3
@@ -213,6 +201,36 @@ public final class Regex: @unchecked Sendable {
             self.literal = literal.isEmpty ? nil : ShapeStore.shared.intern(literal)
             literalCount = literal.count
             literalHoldsRequiredByte = requiredBytes.map { literal.contains($0.0) || literal.contains($0.1) } ?? true
+        }
+
+        /// Checks of the positions of `sets` from `from` on, three words each (the position, its two words of bytes):
+        /// the narrowest set first (`-` before `\d`: a CI runner's timestamp is refused by the NSLog formats at its
+        /// `T`, the eleventh byte, in three checks), and none that allows three quarters of ASCII or more.
+        private static func positionChecks(_ sets: [ByteMask], from: Int) -> [UInt64] {
+            let checked = sets.indices.dropFirst(from).map { (position: $0, width: sets[$0].asciiCount) }
+                .filter { $0.width < 96 }.sorted { ($0.width, $0.position) < ($1.width, $1.position) }
+            return checked.flatMap { [UInt64($0.position), sets[$0.position].low, sets[$0.position].high] }
+        }
+
+        /// Whether the `count` checks at `checks` (``positionChecks(_:from:)``) pass for the subject at `base`, its
+        /// positions counted from `base`, as far as its `rest` bytes go.
+        @inlinable @inline(__always)
+        static func passes(_ checks: UnsafePointer<UInt64>, count: Int, _ base: UnsafePointer<UInt8>, rest: Int) -> Bool
+        {
+            var check = checks
+            let end = checks + 3 &* count
+            while check < end {
+                let position = Int(check[0])
+                if position < rest, !holds(check + 1, base[position]) { return false }
+                check += 3
+            }
+            return true
+        }
+
+        /// Whether the two words of bytes at `words` hold `byte` (one from 0x80 always).
+        @inlinable @inline(__always)
+        static func holds(_ words: UnsafePointer<UInt64>, _ byte: UInt8) -> Bool {
+            byte >= 0x80 || (words[Int(byte >> 6)] >> UInt64(byte & 63)) & 1 != 0
         }
 
         private static func set(_ byte: UInt8, in words: inout (UInt64, UInt64)) {
@@ -232,19 +250,7 @@ public final class Regex: @unchecked Sendable {
                     if (word >> UInt64(byte & 63)) & 1 == 0 { return false }
                 }
             }
-            if let leading {
-                // The positions as far as the subject goes.
-                var entry = leading
-                let end = leading + 3 &* leadingPositions
-                while entry < end {
-                    let position = Int(entry[0])
-                    if position < rest {
-                        let byte = base[start &+ position]
-                        if byte < 0x80, (entry[1 &+ Int(byte >> 6)] >> UInt64(byte & 63)) & 1 == 0 { return false }
-                    }
-                    entry += 3
-                }
-            }
+            if let leading, !Self.passes(leading, count: leadingPositions, base + start, rest: rest) { return false }
             if let literal {
                 if csimd_find(base + start, rest, literal, literalCount) == nil { return false }
             }
@@ -254,25 +260,12 @@ public final class Regex: @unchecked Sendable {
             {
                 return false
             }
-            // Last, as it reads byte by byte: the end of the span, and the positions after it.
+            // Last, as it reads byte by byte: the end of the span, where a byte must follow, and the positions from
+            // there.
             guard let span else { return true }
             var index = start
-            while index < count {
-                let byte = base[index]
-                if byte < 0x80, (span[Int(byte >> 6)] >> UInt64(byte & 63)) & 1 == 0 { break }
-                index &+= 1
-            }
-            let positions = min(count &- index, spanPositions)
-            if positions == 0 { return false }
-            var position = 0
-            while position < positions {
-                let byte = base[index &+ position]
-                if byte < 0x80, (span[2 &+ position &<< 1 | Int(byte >> 6)] >> UInt64(byte & 63)) & 1 == 0 {
-                    return false
-                }
-                position &+= 1
-            }
-            return true
+            while index < count, Self.holds(span, base[index]) { index &+= 1 }
+            return index < count && Self.passes(span + 2, count: spanPositions, base + index, rest: count &- index)
         }
 
         /// Whether a match may begin with `byte` (the record parser's tables of the formats a line's first byte
