@@ -139,9 +139,9 @@ struct ProcessReportSpiller {
             stopSpilling(report)
             return
         }
-        var encoder = SpillEncoder()
-        encoder.process(report)
-        do {
+        do throws(TraceAnalyzeError) {
+            var encoder = SpillEncoder()
+            encoder.process(try report.withHistory(in: file))
             segments.append(try file.append(encoder.bytes))
         } catch {
             self.error = error
@@ -169,5 +169,37 @@ struct ProcessReportSpiller {
         reports.append(.memory(memory))
         memory = []
         return reports
+    }
+}
+
+extension ProcessReport {
+    /// The report as a big input's reports are written to `file`: what the summaries count of its episodes and
+    /// violations counted now when it was not as they were written (``episodeTally``, ``resumeDurations``,
+    /// ``violationCounts``), and its episodes, violations and events held in memory written to the file as segments
+    /// of their own. What only adds the processes up (the aggregate, the summary) then reads a few bytes of each
+    /// and decodes none of them; a reporter reads them as it goes, as it reads those written while the input was
+    /// read.
+    func withHistory(in file: SpillFile) throws(TraceAnalyzeError) -> ProcessReport {
+        var report = self
+        // Set before the counts: changing the episodes or the violations forgets what was counted of them.
+        report.episodes = try episodes.writingTail(to: file)
+        report.violations = try violations.writingTail(to: file)
+        report.events = try events.writingTail(to: file)
+        if let episodeTally, let resumeDurations {
+            report.episodeTally = episodeTally
+            report.resumeDurations = resumeDurations
+        } else {
+            var tally = EpisodeTally()
+            var durations: [Double] = []
+            for episode in episodes {
+                tally.add(episode)
+                if episode.budgetMs != nil, let duration = episode.durationMs { durations.append(duration) }
+            }
+            report.episodeTally = tally
+            report.resumeDurations = TimelineDurations(durations)
+        }
+        report.violationCounts =
+            violationCounts ?? violations.reduce(into: [:]) { counts, each in counts[each.rule, default: 0] += 1 }
+        return report
     }
 }

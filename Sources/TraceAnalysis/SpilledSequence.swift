@@ -130,6 +130,22 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
         }
     }
 
+    /// The same elements with those held in memory (``tail``) written to `file` as one more segment (each read
+    /// back by `read`), so that what is encoded of them afterwards is where they are, not the elements themselves;
+    /// the sequence itself when none is in memory. A sequence with segments must be of `file`.
+    func writingTail(
+        to file: SpillFile, _ write: (inout SpillEncoder, Element) -> Void,
+        read: @escaping @Sendable (inout SpillDecoder) -> Element
+    ) throws(TraceAnalyzeError) -> SpilledSequence {
+        guard !tail.isEmpty else { return self }
+        var encoder = SpillEncoder()
+        encoder.array(tail, write)
+        let segment = try file.append(encoder.bytes)
+        // The changed elements keep their indices: they are all in the segments before the new one.
+        return SpilledSequence(
+            file: file, segments: segments + [segment], count: count, tail: [], changed: changed, read: read)
+    }
+
     /// The elements ``encode(to:_:)`` wrote, their segments in `file`.
     static func decode(
         _ decoder: inout SpillDecoder, file: SpillFile?, read: @escaping @Sendable (inout SpillDecoder) -> Element
@@ -219,6 +235,11 @@ extension SpilledSequence where Element: SpillElement {
     }
 
     func encode(to encoder: inout SpillEncoder) { encode(to: &encoder) { $1.write(to: &$0) } }
+
+    /// ``writingTail(to:_:read:)`` for episodes, violations and events.
+    func writingTail(to file: SpillFile) throws(TraceAnalyzeError) -> SpilledSequence {
+        try writingTail(to: file, { $1.write(to: &$0) }, read: Element.read(from:))
+    }
 
     static func decode(_ decoder: inout SpillDecoder, file: SpillFile?) -> SpilledSequence {
         decode(&decoder, file: file, read: Element.read(from:))

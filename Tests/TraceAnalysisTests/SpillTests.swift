@@ -106,6 +106,47 @@ struct SpillTests {
         }
     }
 
+    /// A report written among a big input's, its episodes, violations and events all in memory (a process of a few,
+    /// as most are), goes with what the summaries count of them, and they go to the file as segments of their own:
+    /// the report's own bytes hold none of them (a summary's pass reads those bytes and decodes no item), and a
+    /// reporter reads them back as they were. One that already carries counts keeps them.
+    @Test func aReportWrittenToTheFileTakesItsItemsToSegmentsOfTheirOwn() throws {
+        let file = try SpillFile()
+        let report = Self.everyField
+        let written = try report.withHistory(in: file)
+        #expect(written.episodes.isSpilled && written.violations.isSpilled && written.events.isSpilled)
+        #expect(Self.fields(written) == Self.fields(report))
+        var counted = EpisodeTally()
+        for episode in report.episodes { counted.add(episode) }
+        #expect(written.episodeTally == counted && counted.timedResumes == 1 && counted.resumesOverBudget == 1)
+        #expect(written.resumeDurations.map(Array.init) == [12.75])
+        #expect(written.violationCounts == [ViolationRule.allCases[0]: 1])
+        var whole = SpillEncoder()
+        whole.process(report)
+        var encoder = SpillEncoder()
+        encoder.process(written)
+        let evidence = Array("e → f".utf8)
+        #expect(whole.bytes.firstRange(of: evidence) != nil)
+        #expect(encoder.bytes.firstRange(of: evidence) == nil, "the episodes are in a segment, not the report")
+        for events in [true, false] {
+            var decoder = SpillDecoder(encoder.bytes)
+            let decoded = decoder.process(events: events, file: file)
+            #expect(decoder.isAtEnd == events, "without its events, a report's decoding stops before them")
+            #expect(decoded.episodes.count == 2 && decoded.violations.count == 1)
+            #expect(Self.fields(decoded.episodes) == Self.fields(report.episodes))
+            #expect(Self.fields(decoded.violations) == Self.fields(report.violations))
+            #expect(Self.fields(decoded.events) == Self.fields(events ? report.events : []))
+            #expect(decoded.episodeTally == counted)
+        }
+        var tallied = Self.everyField
+        tallied.episodeTally = EpisodeTally(episodes: 7)
+        tallied.violationCounts = [.activeTwice: 3]
+        tallied.resumeDurations = [1, 2]
+        let kept = try tallied.withHistory(in: file)
+        #expect(kept.episodeTally == EpisodeTally(episodes: 7) && kept.violationCounts == [.activeTwice: 3])
+        #expect(kept.resumeDurations.map(Array.init) == [1, 2])
+    }
+
     @Test func everyEnumCaseRoundTrips() {
         var encoder = SpillEncoder()
         for event in LifecycleEvent.allCases { encoder.enum(event) }
