@@ -268,6 +268,20 @@ public final class Regex: @unchecked Sendable {
             return index < count && Self.passes(span + 2, count: spanPositions, base + index, rest: count &- index)
         }
 
+        /// The ASCII bytes (bit `b` of word `b >> 6`) byte `position` (1 or more) of a match may be as the checks of
+        /// an anchored match's first positions (``leading``) have them, nil where they check nothing (any byte; a
+        /// byte from 0x80 always passes): for the record parser's tables of the formats a line's bytes allow, made
+        /// once per catalogue.
+        public func leadingBytes(at position: Int) -> (low: UInt64, high: UInt64)? {
+            guard let leading, position > 0 else { return nil }
+            var check = leading
+            for _ in 0..<leadingPositions {
+                if Int(check[0]) == position { return (check[1], check[2]) }
+                check += 3
+            }
+            return nil
+        }
+
         /// Whether a match may begin with `byte` (the record parser's tables of the formats a line's first byte
         /// allows).
         public func mayBegin(with byte: UInt8) -> Bool {

@@ -154,6 +154,13 @@ public struct RecordParser {
         let prefixesBeginning: [UInt64]
         /// The bits of the NSLog formats in ``formatsBeginning``.
         let nslogFormats: UInt64
+        /// Positions of a line after the first byte of a match that keep formats out before their prefilters are
+        /// asked one by one (``formats(_:at:)``): up to ``keptPositions``, those where the formats' prefilters
+        /// refuse most bytes (``Regex/Prefilter/leadingBytes(at:)``), in that order; and per position, 256 words: per
+        /// byte, the formats (bits as in ``formatsBeginning``) that allow it there. Empty with ``formatsBeginning``.
+        let checkedPositions: [Int]
+        let formatsAllowing: [UInt64]
+        static let keptPositions = 6
         /// Whether every format's and prefix's pattern is a built-in one (in any order, some left out): then a line
         /// that begins with a CI runner's timestamp followed by an NSLog header is a record of the catalogue's first
         /// format of its shape behind that prefix alone, whichever format the line before was of. At the line's start
@@ -203,9 +210,55 @@ public struct RecordParser {
                 formatsBeginning = beginning(recordFormats, formatFilters)
                 prefixesBeginning = beginning(Array(prefixes.indices), prefixFilters.prefilters)
                 nslogFormats = recordFormats.reduce(0) { shapes[$1] != nil ? $0 | 1 << UInt64($1) : $0 }
+                (checkedPositions, formatsAllowing) = Self.positionTables(recordFormats, formatFilters)
             } else {
                 (formatsBeginning, prefixesBeginning, nslogFormats) = ([], [], 0)
+                (checkedPositions, formatsAllowing) = ([], [])
             }
+        }
+
+        /// ``checkedPositions`` and ``formatsAllowing`` for the formats `indices` (at most 64) and their prefilters.
+        private static func positionTables(_ indices: [Int], _ filters: [Regex.Prefilter]) -> ([Int], [UInt64]) {
+            // Per position a prefilter may check (``PatternShape``'s leading positions go up to 32), each format's
+            // bytes there; the positions by how many ASCII bytes they refuse over the formats.
+            let bytes = (0..<32).map { position in indices.map { filters[$0].leadingBytes(at: position) } }
+            let refused = bytes.indices.dropFirst().map { position in
+                let count = bytes[position].reduce(0) { sum, set in
+                    sum + (set.map { 128 - $0.low.nonzeroBitCount - $0.high.nonzeroBitCount } ?? 0)
+                }
+                return (position: position, count: count)
+            }
+            let positions = refused.filter { $0.count > 0 }
+                .sorted { ($1.count, $0.position) < ($0.count, $1.position) }.prefix(keptPositions).map(\.position)
+            let allowing = positions.flatMap { position in
+                (0...255).map { byte in
+                    zip(indices, bytes[position]).reduce(UInt64(0)) { bits, format in
+                        let (index, set) = format
+                        let allows =
+                            byte >= 0x80
+                            || set.map { (byte < 64 ? $0.low : $0.high) >> UInt64(byte & 63) & 1 != 0 }
+                                ?? true
+                        return allows ? bits | 1 << UInt64(index) : bits
+                    }
+                }
+            }
+            return (positions, allowing)
+        }
+
+        /// The record formats that may begin at `offset` (< the line's length) of `line` as its byte there and the
+        /// bytes at ``checkedPositions`` after it allow (bits as in ``formatsBeginning``): no format a prefilter would
+        /// refuse for those bytes, and the same formats otherwise (each is still asked whole). Call only with
+        /// ``formatsBeginning`` made.
+        @inline(__always)
+        func formats(_ line: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+            var formats = formatsBeginning[Int(line[offset])]
+            var check = 0
+            while formats != 0, check < checkedPositions.count {
+                let position = offset &+ checkedPositions[check]
+                if position < line.count { formats &= formatsAllowing[check &<< 8 | Int(line[position])] }
+                check &+= 1
+            }
+            return formats
         }
     }
 
@@ -425,7 +478,7 @@ public struct RecordParser {
         if offset < line.count, !tables.formatsBeginning.isEmpty {
             // Only the formats and prefixes that may begin with the byte there, in the catalogue's order.
             let byte = Int(line[offset])
-            var formats = tables.formatsBeginning[byte]
+            var formats = tables.formats(line, at: offset)
             if depth == 0, prefixChain.isEmpty, preferred >= 0 { formats &= ~(1 << UInt64(preferred)) }
             if depth == 0, skippingNSLog { formats &= ~tables.nslogFormats }
             while formats != 0 {
@@ -475,7 +528,7 @@ public struct RecordParser {
     private func refuses(_ line: UnsafeRawBufferPointer, from offset: Int, depth: Int) -> Bool {
         guard offset < line.count else { return false }
         let byte = Int(line[offset])
-        var formats = tables.formatsBeginning[byte]
+        var formats = tables.formats(line, at: offset)
         while formats != 0 {
             let index = formats.trailingZeroBitCount
             formats &= formats &- 1

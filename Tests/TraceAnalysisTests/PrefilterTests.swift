@@ -103,6 +103,49 @@ struct PrefilterTests {
         #expect(try filter("syslog").mayBegin(with: UInt8(ascii: "S")))  // `Sep 12 …`
     }
 
+    /// The record parser keeps formats out by a few of a line's bytes after the first before it asks their
+    /// prefilters one by one (`RecordParser.Tables.formats(_:at:)`): it keeps every format whose prefilter admits the
+    /// line there, on the lines above at their start and further in; and a CI runner's timestamp keeps out every
+    /// format that may begin with its `2`, behind `grep -n`'s reading of its date too.
+    @Test func thePositionTablesKeepOutOnlyWhatThePrefiltersRefuse() throws {
+        for catalog in [try FormatCatalog(), try FormatCatalog(messageTail: false)] {
+            let tables = catalog.tables
+            #expect(!tables.checkedPositions.isEmpty && tables.checkedPositions.count <= 6)
+            #expect(tables.formatsAllowing.count == tables.checkedPositions.count * 256)
+            var kept = 0
+            for line in try Self.lines() {
+                line.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+                    for offset in [0, 1, 5, 8] where offset < bytes.count {
+                        let beginning = tables.formatsBeginning[Int(bytes[offset])]
+                        let allowed = tables.formats(bytes, at: offset)
+                        #expect(allowed & ~beginning == 0)
+                        for index in 0..<64 where beginning & (1 << UInt64(index)) != 0 {
+                            if tables.formatFilters[index].admits(base, count: bytes.count, from: offset) {
+                                #expect(
+                                    allowed & (1 << UInt64(index)) != 0,
+                                    "\(catalog.formats[index].format.id) at \(offset): \(String(decoding: line, as: UTF8.self))"
+                                )
+                            } else if allowed & (1 << UInt64(index)) == 0 {
+                                kept += 1
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(kept > 1000, "the tables keep formats out at all")
+            // Left: the formats whose lines need not begin with a date (their prefilters look for a tab and a `[`).
+            let ci = Array("2024-05-01T10:00:00.1234567Z Sync: user download layout map tile".utf8)
+            ci.withUnsafeBytes { bytes in
+                #expect(tables.formatsBeginning[Int(bytes[0])].nonzeroBitCount >= 7)
+                for offset in [0, 5, 8] {
+                    let left = (0..<64).filter { tables.formats(bytes, at: offset) & (1 << UInt64($0)) != 0 }
+                    #expect(left.map { catalog.formats[$0].format.id } == ["console-app", "nslog-untimed"])
+                }
+            }
+        }
+    }
+
     /// The `grep -n` prefix measured without PCRE2 (`GrepLineNumber`, which the record parser asks instead, as PCRE2
     /// names no byte every match of that pattern holds): the length of PCRE2's match, or none where it finds none, at
     /// the line's start and further in (behind another prefix), on the lines above, on made ones around its colon,
