@@ -156,11 +156,14 @@ public struct RecordParser {
         let nslogFormats: UInt64
         /// Positions of a line after the first byte of a match that keep formats out before their prefilters are
         /// asked one by one (``formats(_:at:)``): up to ``keptPositions``, those where the formats' prefilters
-        /// refuse most bytes (``Regex/Prefilter/leadingBytes(at:)``), in that order; and per position, 256 words: per
-        /// byte, the formats (bits as in ``formatsBeginning``) that allow it there. Empty with ``formatsBeginning``.
+        /// refuse most bytes (``Regex/Prefilter/leadingBytes(at:)``), in that order; per position, the formats
+        /// checked there or at a later one (bits as in ``formatsBeginning``: the look-ups stop once none of those
+        /// left is); and per position, 256 words: per byte, the formats that allow it there. Empty with
+        /// ``formatsBeginning``.
         let checkedPositions: [Int]
+        let formatsCheckedFrom: [UInt64]
         let formatsAllowing: [UInt64]
-        static let keptPositions = 6
+        static let keptPositions = 8
         /// Whether every format's and prefix's pattern is a built-in one (in any order, some left out): then a line
         /// that begins with a CI runner's timestamp followed by an NSLog header is a record of the catalogue's first
         /// format of its shape behind that prefix alone, whichever format the line before was of. At the line's start
@@ -210,15 +213,19 @@ public struct RecordParser {
                 formatsBeginning = beginning(recordFormats, formatFilters)
                 prefixesBeginning = beginning(Array(prefixes.indices), prefixFilters.prefilters)
                 nslogFormats = recordFormats.reduce(0) { shapes[$1] != nil ? $0 | 1 << UInt64($1) : $0 }
-                (checkedPositions, formatsAllowing) = Self.positionTables(recordFormats, formatFilters)
+                (checkedPositions, formatsCheckedFrom, formatsAllowing) = Self.positionTables(
+                    recordFormats, formatFilters)
             } else {
                 (formatsBeginning, prefixesBeginning, nslogFormats) = ([], [], 0)
-                (checkedPositions, formatsAllowing) = ([], [])
+                (checkedPositions, formatsCheckedFrom, formatsAllowing) = ([], [], [])
             }
         }
 
-        /// ``checkedPositions`` and ``formatsAllowing`` for the formats `indices` (at most 64) and their prefilters.
-        private static func positionTables(_ indices: [Int], _ filters: [Regex.Prefilter]) -> ([Int], [UInt64]) {
+        /// ``checkedPositions``, ``formatsCheckedFrom`` and ``formatsAllowing`` for the formats `indices` (at most 64)
+        /// and their prefilters.
+        private static func positionTables(
+            _ indices: [Int], _ filters: [Regex.Prefilter]
+        ) -> ([Int], [UInt64], [UInt64]) {
             // Per position a prefilter may check (``PatternShape``'s leading positions go up to 32), each format's
             // bytes there; the positions by how many ASCII bytes they refuse over the formats.
             let bytes = (0..<32).map { position in indices.map { filters[$0].leadingBytes(at: position) } }
@@ -230,6 +237,12 @@ public struct RecordParser {
             }
             let positions = refused.filter { $0.count > 0 }
                 .sorted { ($1.count, $0.position) < ($0.count, $1.position) }.prefix(keptPositions).map(\.position)
+            let checked = positions.map { position in
+                zip(indices, bytes[position]).reduce(UInt64(0)) { bits, format in
+                    format.1 == nil ? bits : bits | 1 << UInt64(format.0)
+                }
+            }
+            let checkedFrom = checked.indices.map { first in checked[first...].reduce(0, |) }
             let allowing = positions.flatMap { position in
                 (0...255).map { byte in
                     zip(indices, bytes[position]).reduce(UInt64(0)) { bits, format in
@@ -242,7 +255,7 @@ public struct RecordParser {
                     }
                 }
             }
-            return (positions, allowing)
+            return (positions, checkedFrom, allowing)
         }
 
         /// The record formats that may begin at `offset` (< the line's length) of `line` as its byte there and the
@@ -253,7 +266,7 @@ public struct RecordParser {
         func formats(_ line: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
             var formats = formatsBeginning[Int(line[offset])]
             var check = 0
-            while formats != 0, check < checkedPositions.count {
+            while check < checkedPositions.count, formats & formatsCheckedFrom[check] != 0 {
                 let position = offset &+ checkedPositions[check]
                 if position < line.count { formats &= formatsAllowing[check &<< 8 | Int(line[position])] }
                 check &+= 1
