@@ -228,6 +228,14 @@ public final class HeaderRun {
         return csimd_ci_timestamp_length(base.assumingMemoryBound(to: UInt8.self), line.count)
     }
 
+    /// The length of the match of `grep -n`'s prefix, `(?:(?=[^\s:]*?[^\s:\d])[^\s:]++:)?\d+[:-]`, at the start
+    /// of `line` (anchored), 0 where PCRE2 finds none (`csimd_grep_prefix_length`).
+    @inline(__always)
+    public static func grepPrefixLength(_ line: UnsafeRawBufferPointer) -> Int {
+        guard let base = line.baseAddress else { return 0 }
+        return csimd_grep_prefix_length(base.assumingMemoryBound(to: UInt8.self), line.count)
+    }
+
     /// What the lines of shape `modern` repeat, from the record at `line`: its first 20 bytes
     /// (`YYYY-MM-DD HH:MM:SS.`; a later second of the same minute is taken too, see `csimd_header_run`), its number
     /// of fraction digits (1–3 classic, 4–9 modern), and the `zoneCount` bytes (0–8) of the zone after them.

@@ -1126,33 +1126,12 @@ enum MeasuredPrefix: Sendable {
 /// possessively) must hold a non-digit and end at a colon; then `\d+[:-]`. Where that fails, nothing is given back
 /// but the whole group: `\d+[:-]` at the start.
 enum GrepLineNumber {
-    /// The length of the pattern's match at `offset` of `line` (anchored), or nil where PCRE2 finds none.
+    /// The length of the pattern's match at `offset` of `line` (anchored), or nil where PCRE2 finds none: the bytes
+    /// up to the first `\s` or colon read eight at a time, in C (``HeaderRun/grepPrefixLength(_:)``).
     @inline(__always)
     static func length(_ line: UnsafeRawBufferPointer, from offset: Int) -> Int? {
-        let count = line.count
-        @inline(__always) func isDigit(_ index: Int) -> Bool { line[index] &- UInt8(ascii: "0") < 10 }
-        /// `\d+[:-]` at `index`: where it ends.
-        @inline(__always) func number(at index: Int) -> Int? {
-            var end = index
-            while end < count, isDigit(end) { end &+= 1 }
-            guard end > index, end < count, line[end] == UInt8(ascii: ":") || line[end] == UInt8(ascii: "-") else {
-                return nil
-            }
-            return end &+ 1
-        }
-        guard offset < count else { return nil }
-        var index = offset
-        var nonDigit = false
-        while index < count {
-            let byte = line[index]
-            // `\s` in PCRE2's default tables: the space and 0x09–0x0D.
-            if byte == UInt8(ascii: " ") || byte &- 0x09 < 5 || byte == UInt8(ascii: ":") { break }
-            if byte &- UInt8(ascii: "0") >= 10 { nonDigit = true }
-            index &+= 1
-        }
-        if nonDigit, index < count, line[index] == UInt8(ascii: ":"), let end = number(at: index &+ 1) {
-            return end &- offset
-        }
-        return number(at: offset).map { $0 &- offset }
+        guard offset < line.count else { return nil }
+        let length = HeaderRun.grepPrefixLength(UnsafeRawBufferPointer(rebasing: line[offset...]))
+        return length > 0 ? length : nil
     }
 }

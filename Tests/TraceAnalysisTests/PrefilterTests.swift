@@ -162,7 +162,12 @@ struct PrefilterTests {
         lines += [[0x85, 0x3A, 0x31, 0x3A], [0xA0, 0x3A, 0x31, 0x2D], [0x41, 0x0C, 0x3A, 0x31, 0x3A]]
         var random = SplitMix64(seed: 0x6E)
         let alphabet = Array("0123456789:- \t\u{0B}a.Z".utf8) + [0x80, 0xFF]
-        for head in ["main.swift:12:", "12-", "log.txt:7-x", "2024-05-01T10:00:00Z "].map({ Array($0.utf8) }) {
+        // Runs before the colon or blank shorter and longer than the eight bytes measured at a time.
+        let mutated = [
+            "main.swift:12:", "12-", "log.txt:7-x", "2024-05-01T10:00:00Z ", "12345678:9:", "1234567890123456a:5:",
+            "Sources/TraceAnalysis/RecordParser.swift:1096:",
+        ]
+        for head in mutated.map({ Array($0.utf8) }) {
             lines += (0..<3_000).map { _ in TestSupport.mutate(head, alphabet: alphabet, within: 16, &random) }
         }
         var matched = 0
@@ -216,7 +221,11 @@ struct PrefilterTests {
         let reference = Matcher(try Regex("(*NO_START_OPT)" + prefix.regex.pattern, options: prefix.regex.options))
         var lines = try Self.lines()
         var random = SplitMix64(seed: 0xC1)
-        let stamps = ["2024-05-01T10:00:00.1234567Z x", "2024-05-01T10:00:00Z ", "1999-12-31T23:59:59.9Z 2019"]
+        // Fractions of every length the measure reads eight digits at a time or byte by byte.
+        let stamps = [
+            "2024-05-01T10:00:00.1234567Z x", "2024-05-01T10:00:00Z ", "1999-12-31T23:59:59.9Z 2019",
+            "2024-05-01T10:00:00.12345678Z ", "2024-05-01T10:00:00.1234567890123456789Z hello",
+        ]
         let alphabet = Array("0123456789-T:.Z \t\u{0}\u{7F}z/".utf8) + [0x80, 0xC3, 0xFF]
         for stamp in stamps.map({ Array($0.utf8) }) {
             lines += (0...stamp.count).map { Array(stamp[..<$0]) }

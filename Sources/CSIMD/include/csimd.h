@@ -139,6 +139,11 @@ const uint8_t *csimd_find(const uint8_t *bytes, size_t count, const uint8_t *lit
 /// anchored, its digits ASCII; 0 where it does not match. Reads no byte past `count`.
 size_t csimd_ci_timestamp_length(const uint8_t *line, size_t count);
 
+/// The length of the match of `grep -n`'s prefix, `(?:(?=[^\s:]*?[^\s:\d])[^\s:]++:)?\d+[:-]`, at the start of the
+/// `count` bytes at `line` (anchored, PCRE2's default tables), or 0 where PCRE2 finds none: the bytes up to the first
+/// `\s` or colon eight at a time.
+size_t csimd_grep_prefix_length(const uint8_t *line, size_t count);
+
 /// A run's state: the clock of each shape (0 classic, 1 modern), the vocabulary's keywords (whose candidates the
 /// reader marked), the header tails of the recent incarnations, `hint` the one tried first (the last one a line
 /// repeated, kept up to date by `csimd_header_run`), and the prefix (`CSIMD_PREFIX_…`) every line of a run begins
