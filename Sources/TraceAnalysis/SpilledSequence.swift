@@ -138,6 +138,7 @@ public struct SpilledSequence<Element: Sendable>: Sequence, ExpressibleByArrayLi
         read: @escaping @Sendable (inout SpillDecoder) -> Element
     ) throws(TraceAnalyzeError) -> SpilledSequence {
         guard !tail.isEmpty else { return self }
+        precondition(segments.isEmpty || self.file === file, "segments of another file")
         var encoder = SpillEncoder()
         encoder.array(tail, write)
         let segment = try file.append(encoder.bytes)
