@@ -65,8 +65,9 @@ struct PatternShape: Equatable {
 }
 
 /// A set of ASCII bytes (bit `b` of `low` for `b` < 64, of `high` for the others), and whether it may hold bytes
-/// from 0x80 (`upper`: ``contains(_:)`` says yes to them anyway).
-struct ByteMask: Equatable {
+/// from 0x80 (`upper`: ``contains(_:)`` says yes to them anyway). Public for what the record parser reads of a
+/// prefilter's positions (``Regex/Prefilter/leadingBytes(at:)``).
+public struct ByteMask: Equatable, Sendable {
     var low: UInt64 = 0
     var high: UInt64 = 0
     var upper = false
@@ -109,7 +110,7 @@ struct ByteMask: Equatable {
         }
     }
 
-    func contains(_ byte: UInt8) -> Bool {
+    public func contains(_ byte: UInt8) -> Bool {
         byte >= 128 || ((byte < 64 ? low : high) >> UInt64(byte & 63)) & 1 != 0
     }
 
@@ -126,7 +127,7 @@ struct ByteMask: Equatable {
     var complement: ByteMask { ByteMask(low: ~low, high: ~high, upper: true) }
 
     /// How many ASCII bytes it holds.
-    var asciiCount: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+    public var asciiCount: Int { low.nonzeroBitCount + high.nonzeroBitCount }
 
     /// Whether it holds every ASCII byte (it refuses none).
     var holdsEveryASCIIByte: Bool { low == ~0 && high == ~0 }

@@ -268,15 +268,14 @@ public final class Regex: @unchecked Sendable {
             return index < count && Self.passes(span + 2, count: spanPositions, base + index, rest: count &- index)
         }
 
-        /// The ASCII bytes (bit `b` of word `b >> 6`) byte `position` (1 or more) of a match may be as the checks of
-        /// an anchored match's first positions (``leading``) have them, nil where they check nothing (any byte; a
-        /// byte from 0x80 always passes): for the record parser's tables of the formats a line's bytes allow, made
-        /// once per catalogue.
-        public func leadingBytes(at position: Int) -> (low: UInt64, high: UInt64)? {
+        /// The bytes byte `position` (1 or more) of a match may be as the checks of an anchored match's first
+        /// positions (``leading``) have them (a byte from 0x80 always passes), nil where they check nothing: for the
+        /// record parser's tables of the formats a line's bytes allow, made once per catalogue.
+        public func leadingBytes(at position: Int) -> ByteMask? {
             guard let leading, position > 0 else { return nil }
             var check = leading
             for _ in 0..<leadingPositions {
-                if Int(check[0]) == position { return (check[1], check[2]) }
+                if Int(check[0]) == position { return ByteMask(low: check[1], high: check[2], upper: true) }
                 check += 3
             }
             return nil

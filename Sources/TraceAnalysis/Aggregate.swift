@@ -171,14 +171,10 @@ public struct Aggregate: Sendable {
             } else {
                 for episode in process.episodes {
                     episodes.add(episode)
-                    if episode.budgetMs != nil, let duration = episode.durationMs { resumeDurations.append(duration) }
+                    if let duration = episode.resumeDuration { resumeDurations.append(duration) }
                 }
             }
-            if let counted = process.violationCounts {
-                violations.merge(counted, uniquingKeysWith: +)
-            } else {
-                for violation in process.violations { violations[violation.rule, default: 0] += 1 }
-            }
+            violations.merge(process.countsByRule, uniquingKeysWith: +)
             if let reason = process.exit?.reason, reason != .voluntary { uncleanExits[reason, default: 0] += 1 }
             // Only a timed resume is judged against a budget (`ProcessTimeline.judged`).
             return EpisodeCounts(

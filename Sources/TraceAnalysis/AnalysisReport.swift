@@ -444,6 +444,9 @@ public struct Episode: Sendable {
     /// A timed return-to-foreground that took longer than its budget.
     public var overBudget = false
 
+    /// The duration a timed resume adds to the resume figures (those judged against a budget); nil for the others.
+    var resumeDuration: Double? { budgetMs != nil ? durationMs : nil }
+
     /// Report order: by first line, except that a kill (which ends the incarnation) comes last even when records
     /// were reordered (ndjson ties) and its start line is smaller.
     static func inOrder(_ a: Episode, _ b: Episode) -> Bool { a.orderKey < b.orderKey }

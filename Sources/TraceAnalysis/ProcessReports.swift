@@ -193,13 +193,17 @@ extension ProcessReport {
             var durations: [Double] = []
             for episode in episodes {
                 tally.add(episode)
-                if episode.budgetMs != nil, let duration = episode.durationMs { durations.append(duration) }
+                if let duration = episode.resumeDuration { durations.append(duration) }
             }
             report.episodeTally = tally
             report.resumeDurations = TimelineDurations(durations)
         }
-        report.violationCounts =
-            violationCounts ?? violations.reduce(into: [:]) { counts, each in counts[each.rule, default: 0] += 1 }
+        report.violationCounts = countsByRule
         return report
+    }
+
+    /// How many of ``violations`` break each rule: as counted when they were written to the file, else counted now.
+    var countsByRule: [ViolationRule: Int] {
+        violationCounts ?? violations.reduce(into: [:]) { counts, each in counts[each.rule, default: 0] += 1 }
     }
 }

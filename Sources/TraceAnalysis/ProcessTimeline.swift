@@ -543,7 +543,7 @@ final class ProcessTimeline {
             guard let judged = judged(episode, resumeBudget: resumeBudget) else { return nil }
             if countingEpisodes {
                 tally.add(judged)
-                if judged.budgetMs != nil, let duration = judged.durationMs { resumeDurations?.append(duration) }
+                if let duration = judged.resumeDuration { resumeDurations?.append(duration) }
             }
             return judged
         }

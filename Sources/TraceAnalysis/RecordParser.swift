@@ -230,9 +230,7 @@ public struct RecordParser {
             // bytes there; the positions by how many ASCII bytes they refuse over the formats.
             let bytes = (0..<32).map { position in indices.map { filters[$0].leadingBytes(at: position) } }
             let refused = bytes.indices.dropFirst().map { position in
-                let count = bytes[position].reduce(0) { sum, set in
-                    sum + (set.map { 128 - $0.low.nonzeroBitCount - $0.high.nonzeroBitCount } ?? 0)
-                }
+                let count = bytes[position].reduce(0) { sum, set in sum + (set.map { 128 - $0.asciiCount } ?? 0) }
                 return (position: position, count: count)
             }
             let positions = refused.filter { $0.count > 0 }
@@ -247,11 +245,7 @@ public struct RecordParser {
                 (0...255).map { byte in
                     zip(indices, bytes[position]).reduce(UInt64(0)) { bits, format in
                         let (index, set) = format
-                        let allows =
-                            byte >= 0x80
-                            || set.map { (byte < 64 ? $0.low : $0.high) >> UInt64(byte & 63) & 1 != 0 }
-                                ?? true
-                        return allows ? bits | 1 << UInt64(index) : bits
+                        return (set?.contains(UInt8(byte)) ?? true) ? bits | 1 << UInt64(index) : bits
                     }
                 }
             }
