@@ -967,10 +967,11 @@ struct InputAnalysis {
         guard count > 0 else { return nil }
         let line = UnsafeRawBufferPointer(start: run.buffer + start, count: count)
         // Behind the marker prefixes of the last record (a CI runner's timestamp), as that path reads it.
-        let content = prefixed ? UnsafeRawBufferPointer(rebasing: line[parser.contentOffset(line)...]) : line
+        let contentOffset = prefixed ? parser.contentOffset(line) : 0
+        let content = prefixed ? UnsafeRawBufferPointer(rebasing: line[contentOffset...]) : line
         guard let first = content.first, !prefixed || mayBeUnparsed(first) else { return nil }
         failureLog.line = number
-        guard parser.refuses(line), !parser.isFurniture(content: content), parser.repeatCount(content: content) == nil,
+        guard parser.refuses(line, contentOffset: contentOffset), !parser.isFurniture(content: content), parser.repeatCount(content: content) == nil,
             !hasFallback || recognizer.entryIndex(content, marks: marks) == nil
         else { return nil }
         countUnparsed(number)

@@ -154,16 +154,11 @@ public struct RecordParser {
         let prefixesBeginning: [UInt64]
         /// The bits of the NSLog formats in ``formatsBeginning``.
         let nslogFormats: UInt64
-        /// Positions of a line after the first byte of a match that keep formats out before their prefilters are
-        /// asked one by one (``formats(_:at:)``): up to ``keptPositions``, those where the formats' prefilters
-        /// refuse most bytes (``Regex/Prefilter/leadingBytes(at:)``), in that order; per position, the formats
-        /// checked there or at a later one (bits as in ``formatsBeginning``: the look-ups stop once none of those
-        /// left is); and per position, 256 words: per byte, the formats that allow it there. Empty with
+        /// Positions of a line after the first byte of a match that keep formats, and prefixes, out before their
+        /// prefilters are asked one by one (``formats(_:at:)``, ``prefixes(_:at:)``). Empty with
         /// ``formatsBeginning``.
-        let checkedPositions: [Int]
-        let formatsCheckedFrom: [UInt64]
-        let formatsAllowing: [UInt64]
-        static let keptPositions = 8
+        let formatPositions: PositionTables
+        let prefixPositions: PositionTables
         /// Whether every format's and prefix's pattern is a built-in one (in any order, some left out): then a line
         /// that begins with a CI runner's timestamp followed by an NSLog header is a record of the catalogue's first
         /// format of its shape behind that prefix alone, whichever format the line before was of. At the line's start
@@ -213,59 +208,31 @@ public struct RecordParser {
                 formatsBeginning = beginning(recordFormats, formatFilters)
                 prefixesBeginning = beginning(Array(prefixes.indices), prefixFilters.prefilters)
                 nslogFormats = recordFormats.reduce(0) { shapes[$1] != nil ? $0 | 1 << UInt64($1) : $0 }
-                (checkedPositions, formatsCheckedFrom, formatsAllowing) = Self.positionTables(
-                    recordFormats, formatFilters)
+                formatPositions = PositionTables(recordFormats, formatFilters, kept: PositionTables.keptForFormats)
+                prefixPositions = PositionTables(
+                    Array(prefixes.indices), prefixFilters.prefilters, kept: PositionTables.keptForPrefixes)
             } else {
                 (formatsBeginning, prefixesBeginning, nslogFormats) = ([], [], 0)
-                (checkedPositions, formatsCheckedFrom, formatsAllowing) = ([], [], [])
+                (formatPositions, prefixPositions) = (.none, .none)
             }
-        }
-
-        /// ``checkedPositions``, ``formatsCheckedFrom`` and ``formatsAllowing`` for the formats `indices` (at most 64)
-        /// and their prefilters.
-        private static func positionTables(
-            _ indices: [Int], _ filters: [Regex.Prefilter]
-        ) -> ([Int], [UInt64], [UInt64]) {
-            // Per position a prefilter may check (``PatternShape``'s leading positions go up to 32), each format's
-            // bytes there; the positions by how many ASCII bytes they refuse over the formats.
-            let bytes = (0..<32).map { position in indices.map { filters[$0].leadingBytes(at: position) } }
-            let refused = bytes.indices.dropFirst().map { position in
-                let count = bytes[position].reduce(0) { sum, set in sum + (set.map { 128 - $0.asciiCount } ?? 0) }
-                return (position: position, count: count)
-            }
-            let positions = refused.filter { $0.count > 0 }
-                .sorted { ($1.count, $0.position) < ($0.count, $1.position) }.prefix(keptPositions).map(\.position)
-            let checked = positions.map { position in
-                zip(indices, bytes[position]).reduce(UInt64(0)) { bits, format in
-                    format.1 == nil ? bits : bits | 1 << UInt64(format.0)
-                }
-            }
-            let checkedFrom = checked.indices.map { first in checked[first...].reduce(0, |) }
-            let allowing = positions.flatMap { position in
-                (0...255).map { byte in
-                    zip(indices, bytes[position]).reduce(UInt64(0)) { bits, format in
-                        let (index, set) = format
-                        return (set?.contains(UInt8(byte)) ?? true) ? bits | 1 << UInt64(index) : bits
-                    }
-                }
-            }
-            return (positions, checkedFrom, allowing)
         }
 
         /// The record formats that may begin at `offset` (< the line's length) of `line` as its byte there and the
-        /// bytes at ``checkedPositions`` after it allow (bits as in ``formatsBeginning``): no format a prefilter would
+        /// bytes at ``formatPositions`` after it allow (bits as in ``formatsBeginning``): no format a prefilter would
         /// refuse for those bytes, and the same formats otherwise (each is still asked whole). Call only with
         /// ``formatsBeginning`` made.
         @inline(__always)
         func formats(_ line: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
-            var formats = formatsBeginning[Int(line[offset])]
-            var check = 0
-            while check < checkedPositions.count, formats & formatsCheckedFrom[check] != 0 {
-                let position = offset &+ checkedPositions[check]
-                if position < line.count { formats &= formatsAllowing[check &<< 8 | Int(line[position])] }
-                check &+= 1
-            }
-            return formats
+            formatPositions.narrow(formatsBeginning[Int(line[offset])], line, at: offset)
+        }
+
+        /// ``formats(_:at:)`` for the prefixes (bits as in ``prefixesBeginning``): a CI runner's timestamp is kept
+        /// out where a line's bytes cannot be its date, as behind `grep -n`'s reading of a timestamp's date and hour.
+        /// The prefixes of `known` (bits) that may begin there are kept without a look-up (their measure is known).
+        @inline(__always)
+        func prefixes(_ line: UnsafeRawBufferPointer, at offset: Int, knowing known: UInt64 = 0) -> UInt64 {
+            let beginning = prefixesBeginning[Int(line[offset])]
+            return prefixPositions.narrow(beginning & ~known, line, at: offset) | beginning & known
         }
     }
 
@@ -484,7 +451,6 @@ public struct RecordParser {
     ) -> Bool {
         if offset < line.count, !tables.formatsBeginning.isEmpty {
             // Only the formats and prefixes that may begin with the byte there, in the catalogue's order.
-            let byte = Int(line[offset])
             var formats = tables.formats(line, at: offset)
             if depth == 0, prefixChain.isEmpty, preferred >= 0 { formats &= ~(1 << UInt64(preferred)) }
             if depth == 0, skippingNSLog { formats &= ~tables.nslogFormats }
@@ -497,7 +463,7 @@ public struct RecordParser {
                 }
             }
             guard depth < Self.maxPrefixDepth else { return false }
-            var prefixes = tables.prefixesBeginning[byte]
+            var prefixes = tables.prefixes(line, at: offset)
             while prefixes != 0 {
                 let index = prefixes.trailingZeroBitCount
                 prefixes &= prefixes &- 1
@@ -529,12 +495,25 @@ public struct RecordParser {
     /// 64 formats or prefixes (no per-byte tables), and where prefixes leave nothing of the line.
     func refuses(_ line: UnsafeRawBufferPointer) -> Bool {
         guard !tables.formatsBeginning.isEmpty else { return false }
-        return refuses(line, from: 0, depth: 0)
+        var parser = self
+        return parser.refuses(line, from: 0, depth: 0, known: -1, knownLength: 0)
     }
 
-    private func refuses(_ line: UnsafeRawBufferPointer, from offset: Int, depth: Int) -> Bool {
+    /// ``refuses(_:)`` for a line whose ``contentOffset(_:)`` was just taken: behind a chain of one marker prefix (a
+    /// CI runner's timestamp), that prefix's measure at the line's start is known (`contentOffset`, 0 where it does
+    /// not match) and not taken again. Mutating, though it changes nothing, as the walk is: a method that is not
+    /// is handed a copy of the whole parser (800 bytes), made for every line of no format.
+    mutating func refuses(_ line: UnsafeRawBufferPointer, contentOffset: Int) -> Bool {
+        guard !tables.formatsBeginning.isEmpty else { return false }
+        let known = prefixChain.count == 1 && tables.prefixFilters.markers[prefixChain[0]] ? prefixChain[0] : -1
+        return refuses(line, from: 0, depth: 0, known: known, knownLength: contentOffset)
+    }
+
+    /// `known`: a prefix whose measure at `offset` is `knownLength` (nil where 0), or -1.
+    private mutating func refuses(
+        _ line: UnsafeRawBufferPointer, from offset: Int, depth: Int, known: Int, knownLength: Int
+    ) -> Bool {
         guard offset < line.count else { return false }
-        let byte = Int(line[offset])
         var formats = tables.formats(line, at: offset)
         while formats != 0 {
             let index = formats.trailingZeroBitCount
@@ -542,14 +521,17 @@ public struct RecordParser {
             if mayMatch(line, from: offset, with: index) { return false }
         }
         guard depth < Self.maxPrefixDepth else { return true }
-        var prefixes = tables.prefixesBeginning[byte]
+        // The known prefix is not looked up: its measure is.
+        let knownBit: UInt64 = known >= 0 ? 1 << UInt64(known) : 0
+        var prefixes = tables.prefixes(line, at: offset, knowing: knownBit)
         while prefixes != 0 {
             let index = prefixes.trailingZeroBitCount
             prefixes &= prefixes &- 1
-            if let length = Self.prefixLength(
-                index, line, from: offset, filters: tables.prefixFilters, matchers: prefixMatchers),
-                !refuses(line, from: offset &+ length, depth: depth &+ 1)
-            {
+            let length =
+                index == known
+                ? knownLength > 0 ? knownLength : nil
+                : Self.prefixLength(index, line, from: offset, filters: tables.prefixFilters, matchers: prefixMatchers)
+            if let length, !refuses(line, from: offset &+ length, depth: depth &+ 1, known: -1, knownLength: 0) {
                 return false
             }
         }
@@ -1078,6 +1060,65 @@ struct PrefixFilters: Sendable {
         prefilters = prefixes.map(\.regex.prefilter)
         markers = prefixes.map { !$0.prefix.isIndentation }
         measured = prefixes.map { MeasuredPrefix(pattern: $0.prefix.pattern) }
+    }
+}
+
+/// For the formats or the prefixes of a catalogue (at most 64): positions of a line after the first byte of a match
+/// where their prefilters refuse most bytes (``Regex/Prefilter/leadingBytes(at:)``), up to ``kept``, in that order;
+/// per position, the patterns checked there or at a later one (bit `i` for pattern `i`: the look-ups stop once none
+/// of those left is); and per position, 256 words: per byte, the patterns that allow it there.
+struct PositionTables: Sendable {
+    let positions: [Int]
+    let checkedFrom: [UInt64]
+    let allowing: [UInt64]
+    static let keptForFormats = 8
+    static let keptForPrefixes = 8
+    /// No positions: ``narrow(_:_:at:)`` keeps every pattern.
+    static let none = PositionTables(positions: [], checkedFrom: [], allowing: [])
+
+    private init(positions: [Int], checkedFrom: [UInt64], allowing: [UInt64]) {
+        (self.positions, self.checkedFrom, self.allowing) = (positions, checkedFrom, allowing)
+    }
+
+    /// The tables of the patterns `indices` (each below 64) and their prefilters, with up to `kept` positions.
+    init(_ indices: [Int], _ filters: [Regex.Prefilter], kept: Int) {
+        // Per position a prefilter may check (``PatternShape``'s leading positions go up to 32), each pattern's
+        // bytes there; the positions by how many ASCII bytes they refuse over the patterns.
+        let bytes = (0..<32).map { position in indices.map { filters[$0].leadingBytes(at: position) } }
+        let refused = bytes.indices.dropFirst().map { position in
+            let count = bytes[position].reduce(0) { sum, set in sum + (set.map { 128 - $0.asciiCount } ?? 0) }
+            return (position: position, count: count)
+        }
+        let positions = refused.filter { $0.count > 0 }
+            .sorted { ($1.count, $0.position) < ($0.count, $1.position) }.prefix(kept).map(\.position)
+        let checked = positions.map { position in
+            zip(indices, bytes[position]).reduce(UInt64(0)) { bits, pattern in
+                pattern.1 == nil ? bits : bits | 1 << UInt64(pattern.0)
+            }
+        }
+        self.positions = positions
+        checkedFrom = checked.indices.map { first in checked[first...].reduce(0, |) }
+        allowing = positions.flatMap { position in
+            (0...255).map { byte in
+                zip(indices, bytes[position]).reduce(UInt64(0)) { bits, pattern in
+                    let (index, set) = pattern
+                    return (set?.contains(UInt8(byte)) ?? true) ? bits | 1 << UInt64(index) : bits
+                }
+            }
+        }
+    }
+
+    /// `patterns` (bits as above) less those the bytes of `line` at ``positions`` after `offset` keep out.
+    @inline(__always)
+    func narrow(_ patterns: UInt64, _ line: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        var patterns = patterns
+        var check = 0
+        while check < positions.count, patterns & checkedFrom[check] != 0 {
+            let position = offset &+ positions[check]
+            if position < line.count { patterns &= allowing[check &<< 8 | Int(line[position])] }
+            check &+= 1
+        }
+        return patterns
     }
 }
 

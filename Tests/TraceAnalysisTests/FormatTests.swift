@@ -143,7 +143,7 @@ struct FormatTests {
 
     /// A line the record parser refuses (`RecordParser.refuses`) is one its search finds no record in, whatever the
     /// last record was, at its start or behind prefixes; a line it does not refuse is a record, or prefixes and
-    /// nothing else.
+    /// nothing else. Told the last record's prefix's measure, it says the same.
     @Test func aLineTheParserRefusesIsNoRecord() throws {
         let reference = DateInference(reference: DateInference.sampleReference)
         var parser = try RecordParser(catalog: FormatCatalog(), dates: reference, zone: nil)
@@ -171,6 +171,9 @@ struct FormatTests {
                 ] {
                     _ = Array(before.utf8).withUnsafeBytes { parser.parse($0) }
                     let text = String(decoding: line, as: UTF8.self)
+                    // The same answer with the last record's prefix measured first (as a run asks it).
+                    let offset = parser.contentOffset(raw)
+                    #expect(parser.refuses(raw, contentOffset: offset) == refuses, "\(text.debugDescription)")
                     let parsed = parser.parse(raw) != nil
                     if refuses { #expect(!parsed, "\(text.debugDescription)") }
                     if !refuses, !parsed {

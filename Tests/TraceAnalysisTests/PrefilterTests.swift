@@ -110,10 +110,10 @@ struct PrefilterTests {
     @Test func thePositionTablesKeepOutOnlyWhatThePrefiltersRefuse() throws {
         for catalog in [try FormatCatalog(), try FormatCatalog(messageTail: false)] {
             let tables = catalog.tables
-            let most = RecordParser.Tables.keptPositions
-            #expect(!tables.checkedPositions.isEmpty && tables.checkedPositions.count <= most)
-            #expect(tables.formatsCheckedFrom.count == tables.checkedPositions.count)
-            #expect(tables.formatsAllowing.count == tables.checkedPositions.count * 256)
+            let most = PositionTables.keptForFormats
+            #expect(!tables.formatPositions.positions.isEmpty && tables.formatPositions.positions.count <= most)
+            #expect(tables.formatPositions.checkedFrom.count == tables.formatPositions.positions.count)
+            #expect(tables.formatPositions.allowing.count == tables.formatPositions.positions.count * 256)
             var kept = 0
             for line in try Self.lines() {
                 line.withUnsafeBytes { bytes in
@@ -136,6 +136,27 @@ struct PrefilterTests {
                 }
             }
             #expect(kept > 1000, "the tables keep formats out at all")
+            // The prefixes' tables the same way (`prefixes(_:at:)`), and the prefixes said known are kept as they are.
+            var keptPrefixes = 0
+            for line in try Self.lines() {
+                line.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+                    for offset in [0, 1, 5, 8, 17] where offset < bytes.count {
+                        let beginning = tables.prefixesBeginning[Int(bytes[offset])]
+                        let allowed = tables.prefixes(bytes, at: offset)
+                        #expect(allowed & ~beginning == 0)
+                        #expect(tables.prefixes(bytes, at: offset, knowing: ~0) == beginning)
+                        for index in catalog.prefixes.indices where beginning & (1 << UInt64(index)) != 0 {
+                            if tables.prefixFilters.prefilters[index].admits(base, count: bytes.count, from: offset) {
+                                #expect(allowed & (1 << UInt64(index)) != 0, "\(catalog.prefixes[index].prefix.id)")
+                            } else if allowed & (1 << UInt64(index)) == 0 {
+                                keptPrefixes += 1
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(keptPrefixes > 100, "the tables keep prefixes out at all")
             // Left: the formats whose lines need not begin with a date (their prefilters look for a tab and a `[`).
             let ci = Array("2024-05-01T10:00:00.1234567Z Sync: user download layout map tile".utf8)
             ci.withUnsafeBytes { bytes in
@@ -144,6 +165,10 @@ struct PrefilterTests {
                     let left = (0..<64).filter { tables.formats(bytes, at: offset) & (1 << UInt64($0)) != 0 }
                     #expect(left.map { catalog.formats[$0].format.id } == ["console-app", "nslog-untimed"])
                 }
+                // Behind `grep -n`'s reading of its date and hour (`2024-05-01T10:00:`), `00.1234567Z …` cannot
+                // begin another CI timestamp: only `grep -n`'s prefix is left to measure there.
+                let left = (0..<64).filter { tables.prefixes(bytes, at: 17) & (1 << UInt64($0)) != 0 }
+                #expect(left.map { catalog.prefixes[$0].prefix.id } == ["grep-line-number"])
             }
         }
     }
