@@ -972,7 +972,8 @@ struct InputAnalysis {
         guard let first = content.first, !prefixed || mayBeUnparsed(first) else { return nil }
         failureLog.line = number
         guard parser.refuses(line, contentOffset: contentOffset), !parser.isFurniture(content: content),
-            parser.repeatCount(content: content) == nil, !hasFallback || recognizer.entryIndex(content, marks: marks) == nil
+            parser.repeatCount(content: content) == nil,
+            !hasFallback || recognizer.entryIndex(content, marks: marks) == nil
         else { return nil }
         countUnparsed(number)
         return lf &+ 1
