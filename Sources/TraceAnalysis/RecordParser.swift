@@ -615,10 +615,11 @@ public struct RecordParser {
     /// quoting, wrapper timestamps) the last record carried, so continuation lines can be measured and read.
     @inline(__always)
     public func contentOffset(_ line: UnsafeRawBufferPointer) -> Int {
-        prefixChain.isEmpty
-            ? 0
-            : Self.markerPrefixesLength(
-                line, chain: prefixChain, filters: tables.prefixFilters, matchers: prefixMatchers)
+        if prefixChain.isEmpty { return 0 }
+        // Every line of a CI log: the timestamp measured as the runs measure it, with no walk of the chain.
+        if chainIsCITimestamp { return HeaderRun.ciTimestampLength(line) }
+        return Self.markerPrefixesLength(
+            line, chain: prefixChain, filters: tables.prefixFilters, matchers: prefixMatchers)
     }
 
     /// ``contentOffset(_:)`` of the line the last parse found a record in, right after it: where its format matched,
