@@ -386,29 +386,29 @@ extension Vocabulary {
             bait: ["-[SecondViewController viewDidUnload]", "viewDidLoadCount=3", "super.viewDidLoad()"]),
         VocabularyEntry(
             id: "vc-view-will-appear", event: .viewWillAppear, pattern: viewControllerMethod("view will appear"),
-            keywords: ["appear"],
+            keywords: spellings("will appear"),
             examples: [
                 "Root View Controller: View Will Appear", "-[ThirdViewController viewWillAppear:]",
                 "viewWillAppear(_:)",
             ]),
         VocabularyEntry(
             id: "vc-view-is-appearing", event: .viewIsAppearing, pattern: viewControllerMethod("view is appearing"),
-            keywords: ["appear"],
+            keywords: ["appearing"],
             examples: ["viewIsAppearing(_:)", "-[HomeViewController viewIsAppearing:]"]),
         VocabularyEntry(
             id: "vc-view-did-appear", event: .viewDidAppear, pattern: viewControllerMethod("view did appear"),
-            keywords: ["appear"],
+            keywords: spellings("did appear"),
             examples: [
                 "Root View Controller: View Did Appear", "-[ThirdViewController viewDidAppear:]", "viewDidAppear(_:)",
                 "HomeViewController.viewDidAppear(_:)",
             ]),
         VocabularyEntry(
             id: "vc-view-will-disappear", event: .viewWillDisappear,
-            pattern: viewControllerMethod("view will disappear"), keywords: ["appear"],
+            pattern: viewControllerMethod("view will disappear"), keywords: ["disappear"],
             examples: ["-[ThirdViewController viewWillDisappear:]", "viewWillDisappear(_:)"]),
         VocabularyEntry(
             id: "vc-view-did-disappear", event: .viewDidDisappear, pattern: viewControllerMethod("view did disappear"),
-            keywords: ["appear"],
+            keywords: ["disappear"],
             examples: ["-[ThirdViewController viewDidDisappear:]", "viewDidDisappear(_:)"],
             bait: ["-[FirstViewController willMoveToParentViewController:]"]),
     ]
