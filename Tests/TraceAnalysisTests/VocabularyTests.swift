@@ -109,7 +109,7 @@ struct KeywordScannerTests {
 
     /// Lines UIKit prints often hold no keyword of the built-in vocabulary, so the runs of headers take them whole:
     /// `Unbalanced calls to begin/end appearance transitions` held `appear`, the view controllers' keyword, until
-    /// their entries took the spellings of their callbacks (412 of the 663 keyword lines of the benchmark capture.s
+    /// their entries took the spellings of their callbacks (412 of the 663 keyword lines of the benchmark capture's
     /// first 3 MB were that warning, each read line by line). The callbacks' own lines still hold one.
     @Test func commonUIKitWarningsHoldNoKeyword() throws {
         let keywords = try EventRecognizer.Compiled(Vocabulary.builtin).keywords
