@@ -208,9 +208,8 @@ public struct RecordParser {
                 formatsBeginning = beginning(recordFormats, formatFilters)
                 prefixesBeginning = beginning(Array(prefixes.indices), prefixFilters.prefilters)
                 nslogFormats = recordFormats.reduce(0) { shapes[$1] != nil ? $0 | 1 << UInt64($1) : $0 }
-                formatPositions = PositionTables(recordFormats, formatFilters, kept: PositionTables.keptForFormats)
-                prefixPositions = PositionTables(
-                    Array(prefixes.indices), prefixFilters.prefilters, kept: PositionTables.keptForPrefixes)
+                formatPositions = PositionTables(recordFormats, formatFilters)
+                prefixPositions = PositionTables(Array(prefixes.indices), prefixFilters.prefilters)
             } else {
                 (formatsBeginning, prefixesBeginning, nslogFormats) = ([], [], 0)
                 (formatPositions, prefixPositions) = (.none, .none)
@@ -1072,8 +1071,7 @@ struct PositionTables: Sendable {
     let positions: [Int]
     let checkedFrom: [UInt64]
     let allowing: [UInt64]
-    static let keptForFormats = 8
-    static let keptForPrefixes = 8
+    static let kept = 8
     /// No positions: ``narrow(_:_:at:)`` keeps every pattern.
     static let none = PositionTables(positions: [], checkedFrom: [], allowing: [])
 
@@ -1081,8 +1079,8 @@ struct PositionTables: Sendable {
         (self.positions, self.checkedFrom, self.allowing) = (positions, checkedFrom, allowing)
     }
 
-    /// The tables of the patterns `indices` (each below 64) and their prefilters, with up to `kept` positions.
-    init(_ indices: [Int], _ filters: [Regex.Prefilter], kept: Int) {
+    /// The tables of the patterns `indices` (each below 64) and their prefilters.
+    init(_ indices: [Int], _ filters: [Regex.Prefilter]) {
         // Per position a prefilter may check (``PatternShape``'s leading positions go up to 32), each pattern's
         // bytes there; the positions by how many ASCII bytes they refuse over the patterns.
         let bytes = (0..<32).map { position in indices.map { filters[$0].leadingBytes(at: position) } }
@@ -1091,7 +1089,7 @@ struct PositionTables: Sendable {
             return (position: position, count: count)
         }
         let positions = refused.filter { $0.count > 0 }
-            .sorted { ($1.count, $0.position) < ($0.count, $1.position) }.prefix(kept).map(\.position)
+            .sorted { ($1.count, $0.position) < ($0.count, $1.position) }.prefix(Self.kept).map(\.position)
         let checked = positions.map { position in
             zip(indices, bytes[position]).reduce(UInt64(0)) { bits, pattern in
                 pattern.1 == nil ? bits : bits | 1 << UInt64(pattern.0)

@@ -110,7 +110,7 @@ struct PrefilterTests {
     @Test func thePositionTablesKeepOutOnlyWhatThePrefiltersRefuse() throws {
         for catalog in [try FormatCatalog(), try FormatCatalog(messageTail: false)] {
             let tables = catalog.tables
-            let most = PositionTables.keptForFormats
+            let most = PositionTables.kept
             #expect(!tables.formatPositions.positions.isEmpty && tables.formatPositions.positions.count <= most)
             #expect(tables.formatPositions.checkedFrom.count == tables.formatPositions.positions.count)
             #expect(tables.formatPositions.allowing.count == tables.formatPositions.positions.count * 256)
