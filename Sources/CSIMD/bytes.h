@@ -11,6 +11,14 @@ static inline __attribute__((always_inline)) uint64_t csimd_load8(const uint8_t 
     return word;
 }
 
+/// Per byte of `word`, its high bit set where the byte is not zero (bytes compared with a byte `b` by xoring `word`
+/// with `b` in every byte first): exact for every byte, as a byte's low seven bits plus 0x7F reach its high bit
+/// unless all are 0, with no carry into the next byte.
+static inline __attribute__((always_inline)) uint64_t csimd_nonzero_bytes(uint64_t word) {
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    return (((word & low7) + low7) | word) & ~low7;
+}
+
 /// Per byte of `word`, its high bit set where the byte is not in a classic header's thread (`[0-9A-Fa-fx]`):
 /// exact for every byte (no carry crosses a byte).
 static inline __attribute__((always_inline)) uint64_t csimd_non_hex(uint64_t word) {
@@ -19,8 +27,7 @@ static inline __attribute__((always_inline)) uint64_t csimd_non_hex(uint64_t wor
     const uint64_t digit = (low7 + 0x5050505050505050ull) & ~(low7 + 0x4646464646464646ull);  // 0x30–0x39
     const uint64_t folded = low7 | 0x2020202020202020ull;
     const uint64_t letter = (folded + 0x1F1F1F1F1F1F1F1Full) & ~(folded + 0x1919191919191919ull);  // a–f, A–F
-    const uint64_t x = low7 ^ 0x7878787878787878ull;
-    const uint64_t not_x = ((x & ~high) + ~high) | x;  // high bit set where the byte is not `x`
+    const uint64_t not_x = csimd_nonzero_bytes(low7 ^ 0x7878787878787878ull);  // where the byte is not `x`
     return ~((digit | letter | ~not_x) & ~word) & high;
 }
 

@@ -180,11 +180,9 @@ size_t csimd_ci_timestamp_length(const uint8_t *line, size_t count) { return run
 /// or a colon; exact for every byte.
 static inline __attribute__((always_inline)) uint64_t grep_stops(uint64_t word) {
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull, low7 = word & ~high;
-    const uint64_t space = word ^ (0x20 * ones), colon = word ^ (0x3A * ones);
-    const uint64_t spaces = ~(((space & ~high) + ~high) | space) & high;
-    const uint64_t colons = ~(((colon & ~high) + ~high) | colon) & high;
+    const uint64_t others = csimd_nonzero_bytes(word ^ (0x20 * ones)) & csimd_nonzero_bytes(word ^ (0x3A * ones));
     const uint64_t from_tab = low7 + (0x80 - 0x09) * ones, past_return = low7 + (0x80 - 0x0E) * ones;
-    return spaces | colons | (from_tab & ~past_return & ~word & high);
+    return (~others & high) | (from_tab & ~past_return & ~word & high);
 }
 
 /// `\d+[:-]` at `index` of a line of `count` bytes: where it ends, or 0. Byte by byte: a line number is short, and
@@ -419,14 +417,12 @@ static inline __attribute__((always_inline)) size_t style_device_level_end(
 /// bytes of a message, most of them with none), each word's bytes tested exactly.
 static inline __attribute__((always_inline)) size_t style_first_bracket(
     const uint8_t *line, size_t index, size_t count) {
-    const uint64_t low = 0x7F7F7F7F7F7F7F7Full, high = 0x8080808080808080ull;
     while (index + 8 <= count) {
         const uint64_t word = csimd_load8(line + index);
-        const uint64_t open = word ^ 0x5B5B5B5B5B5B5B5Bull, close = word ^ 0x5D5D5D5D5D5D5D5Dull;
         const uint64_t paren = (word & 0xFEFEFEFEFEFEFEFEull) ^ 0x2828282828282828ull;  // `(` 0x28, `)` 0x29
-        // The zero bytes of each, exactly: a byte's low seven bits plus 0x7F reach its high bit unless all are 0.
-        const uint64_t marks = ~((((open & low) + low) | open) & (((close & low) + low) | close) &
-                                 (((paren & low) + low) | paren)) & high;
+        const uint64_t marks = ~(csimd_nonzero_bytes(word ^ 0x5B5B5B5B5B5B5B5Bull) &
+                                 csimd_nonzero_bytes(word ^ 0x5D5D5D5D5D5D5D5Dull) & csimd_nonzero_bytes(paren)) &
+                               0x8080808080808080ull;
         if (marks) return index + (size_t)(__builtin_ctzll(marks) >> 3);
         index += 8;
     }

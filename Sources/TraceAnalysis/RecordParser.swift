@@ -110,6 +110,9 @@ public struct RecordParser {
     private var chainIsMarkers = true
     /// Whether ``prefixChain`` is a CI runner's timestamp alone (``MeasuredPrefix/ciTimestamp``).
     private var chainIsCITimestamp = false
+    /// The prefix of ``prefixChain`` when it is one marker alone (whose measure is then a line's content offset),
+    /// else -1.
+    private var chainMarker = -1
     /// Where the last format tried matched, or was tried: that of the record, once a parse has found one.
     private var parsedOffset = 0
     private var searchChain: [Int] = []
@@ -155,7 +158,7 @@ public struct RecordParser {
         /// The bits of the NSLog formats in ``formatsBeginning``.
         let nslogFormats: UInt64
         /// Positions of a line after the first byte of a match that keep formats, and prefixes, out before their
-        /// prefilters are asked one by one (``formats(_:at:)``, ``prefixes(_:at:)``). Empty with
+        /// prefilters are asked one by one (``formats(_:at:)``, ``prefixes(_:at:knowing:)``). Empty with
         /// ``formatsBeginning``.
         let formatPositions: PositionTables
         let prefixPositions: PositionTables
@@ -379,6 +382,7 @@ public struct RecordParser {
         prefixChain = searchChain
         chainIsMarkers = searchChain.allSatisfy { tables.prefixFilters.markers[$0] }
         chainIsCITimestamp = searchChain.count == 1 && tables.prefixFilters.measured[searchChain[0]] == .ciTimestamp
+        chainMarker = searchChain.count == 1 && tables.prefixFilters.markers[searchChain[0]] ? searchChain[0] : -1
         return true
     }
 
@@ -504,8 +508,7 @@ public struct RecordParser {
     /// is handed a copy of the whole parser (800 bytes), made for every line of no format.
     mutating func refuses(_ line: UnsafeRawBufferPointer, contentOffset: Int) -> Bool {
         guard !tables.formatsBeginning.isEmpty else { return false }
-        let known = prefixChain.count == 1 && tables.prefixFilters.markers[prefixChain[0]] ? prefixChain[0] : -1
-        return refuses(line, from: 0, depth: 0, known: known, knownLength: contentOffset)
+        return refuses(line, from: 0, depth: 0, known: chainMarker, knownLength: contentOffset)
     }
 
     /// `known`: a prefix whose measure at `offset` is `knownLength` (nil where 0), or -1.
@@ -615,8 +618,11 @@ public struct RecordParser {
     @inline(__always)
     public func contentOffset(_ line: UnsafeRawBufferPointer) -> Int {
         if prefixChain.isEmpty { return 0 }
-        // Every line of a CI log: the timestamp measured as the runs measure it, with no walk of the chain.
-        if chainIsCITimestamp { return HeaderRun.ciTimestampLength(line) }
+        // One measured marker (every line of a CI log behind its timestamp, of `grep -n` output): measured, with no
+        // walk of the chain.
+        if chainMarker >= 0, let measured = tables.prefixFilters.measured[chainMarker] {
+            return measured.length(line, from: 0) ?? 0
+        }
         return Self.markerPrefixesLength(
             line, chain: prefixChain, filters: tables.prefixFilters, matchers: prefixMatchers)
     }

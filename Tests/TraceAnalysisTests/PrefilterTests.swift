@@ -136,7 +136,8 @@ struct PrefilterTests {
                 }
             }
             #expect(kept > 1000, "the tables keep formats out at all")
-            // The prefixes' tables the same way (`prefixes(_:at:)`), and the prefixes said known are kept as they are.
+            // The prefixes' tables the same way (`prefixes(_:at:knowing:)`), and the prefixes said known are kept as
+            // they are.
             var keptPrefixes = 0
             for line in try Self.lines() {
                 line.withUnsafeBytes { bytes in
