@@ -287,9 +287,9 @@ static inline int run_any_mark(const uint64_t *candidates, size_t from, size_t e
 
 /// The next line of a run, which begins at `bytes + position`: when it ends (LF, `*lf`, from `feeds`) before `end`,
 /// has 28 to `max_line` bytes (`*count`), and, with `loud`, is not marked there (the reading thread looked at its
-/// end and message, `csimd_loud_lines`, so that this thread reads only its header, the bytes the thread wrote in a
-/// cache of its own: `*count` then holds a CR before the LF, if there is one, which no header's byte can be, and the
-/// message is not read); without, `*count` leaves that CR out, as the reader does; else null.
+/// message's keywords, `csimd_loud_lines`, so that this thread reads only its header and last byte, not the bytes the
+/// thread read in a cache of its own: `*count` then holds a CR before the LF, if there is one, which no header's byte
+/// can be); without, `*count` leaves that CR out, as the reader does; else null.
 static inline __attribute__((always_inline)) const uint8_t *run_line(
     run_marks *feeds, const uint8_t *bytes, size_t position, size_t end, size_t max_line, const uint64_t *loud,
     size_t *lf, size_t *count) {
@@ -308,15 +308,17 @@ static inline __attribute__((always_inline)) const uint8_t *run_line(
     return line;
 }
 
-/// Whether the message of a line of `count` bytes (`line`, at `position` of the chunk), from `index`, neither ends
-/// with `{`, `(` or `[` (it may open a dump) nor holds a keyword of `keywords` at a position `candidates` marks.
+/// Whether the message of a line of `count` bytes (`line`, at `position` of the chunk), from `index`, holds no
+/// keyword of `keywords` at a position `candidates` marks.
 static inline __attribute__((always_inline)) int run_quiet(
     const csimd_literals *keywords, const uint8_t *line, size_t index, size_t count, const uint64_t *candidates,
     size_t position) {
-    if (index >= count) return 1;
-    const uint8_t last = line[count - 1];
-    if (last == '{' || last == '(' || last == '[') return 0;
-    return !run_has_keyword(keywords, line + index, count - index, candidates, position + index);
+    return index >= count || !run_has_keyword(keywords, line + index, count - index, candidates, position + index);
+}
+
+/// Whether a message that ends with `byte` may open a dump (`{`, `(` or `[`).
+static inline __attribute__((always_inline)) int run_opens(uint8_t byte) {
+    return byte == '{' || byte == '(' || byte == '[';
 }
 
 /// Counts a line of incarnation `tail` in shape `modern` at `micros` into the last of the `*group` groups written to
@@ -485,8 +487,10 @@ static inline __attribute__((always_inline)) size_t run_tail_end(
 static inline __attribute__((always_inline)) size_t run_headers(
     csimd_header_state *nslog, uint32_t armed, uint32_t prefix, csimd_style_state *styled, uint32_t style,
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, const uint64_t *candidates,
-    const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
+    const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity, size_t *groups, size_t *next,
+    int64_t *opened) {
     size_t position = start;
+    *opened = 0;
     size_t lines = 0;
     size_t group = 0;  // groups written; the last one (group - 1) may grow
     uint32_t *const kept_hint = style ? &styled->hint : &nslog->hint;
@@ -560,9 +564,25 @@ static inline __attribute__((always_inline)) size_t run_headers(
             index += 2;
         }
         // The message follows (in the styles, `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?` may come
-        // first, and match whatever follows: the rest of the line is searched whole). A message that may open a
-        // dump, or holds a keyword, is the line-by-line path's.
+        // first, and match whatever follows: the rest of the line is searched whole). A message that holds a keyword
+        // is the line-by-line path's. One that ends with `{`, `(` or `[` may open a dump: an NSLog line is taken with
+        // its message's brackets (from `index`, where the line-by-line path's message begins, to the line's end
+        // without a CR), and the run ends after it when they leave a dump open; a style's message may begin after
+        // `index`, and such a line is left to that path.
         if (!loud && !run_quiet(keywords, line, index, count, candidates, header)) break;
+        const size_t length = loud ? count - (line[count - 1] == 0x0D) : count;
+        if (index < length && run_opens(line[length - 1])) {
+            if (style) break;
+            // Kept apart from the other lines' path, which keeps no more values across the line than before.
+            const int64_t open = csimd_bracket_balance(line + index, length - index, csimd_vector_level() != 0);
+            if (open > 0) {
+                if (!run_group(out, &group, capacity, tail, modern, micros)) break;
+                lines++;
+                position = lf + 1;
+                *opened = open;
+                break;
+            }
+        }
         if (!run_group(out, &group, capacity, tail, modern, micros)) break;
         lines++;
         position = lf + 1;
@@ -576,10 +596,10 @@ static inline __attribute__((always_inline)) size_t run_headers(
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
-    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next) {
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next, int64_t *opened) {
 #define NSLOG_RUN(prefix, loud)                                                                                   \
     run_headers(state, armed, prefix, 0, 0, bytes, start, end, newlines, candidates, loud, max_line, out, capacity,  \
-                groups, next)
+                groups, next, opened)
     if (state->prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
         return loud ? NSLOG_RUN(CSIMD_PREFIX_CI_TIMESTAMP, loud) : NSLOG_RUN(CSIMD_PREFIX_CI_TIMESTAMP, 0);
     }
@@ -591,10 +611,12 @@ size_t csimd_style_run(
     csimd_style_state *state, const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines,
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
     size_t *groups, size_t *next) {
-// The prefix is read per line here (one branch the processor predicts), not compiled into each loop.
+// The prefix is read per line here (one branch the processor predicts), not compiled into each loop. A style's
+// line that may open a dump ends the run before it: nothing is opened.
+    int64_t opened;
 #define STYLE_RUN(style, loud)                                                                                    \
     run_headers(0, 0, state->prefix, state, style, bytes, start, end, newlines, candidates, loud, max_line, out,    \
-                capacity, groups, next)
+                capacity, groups, next, &opened)
     switch (state->style) {
     case CSIMD_STYLE_COMPACT: return loud ? STYLE_RUN(CSIMD_STYLE_COMPACT, loud) : STYLE_RUN(CSIMD_STYLE_COMPACT, 0);
     case CSIMD_STYLE_SYSLOG: return loud ? STYLE_RUN(CSIMD_STYLE_SYSLOG, loud) : STYLE_RUN(CSIMD_STYLE_SYSLOG, 0);
@@ -619,9 +641,6 @@ static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const 
     if (!bracket) return 1;
     size_t message = (size_t)(bracket - line) + 1;
     if (message < length && line[message] == ' ') message++;
-    if (message == length) return 0;
-    const uint8_t last = line[length - 1];
-    if (last == '{' || last == '(' || last == '[') return 1;
     return length - message >= 3 && run_any_mark(candidates, start + message, start + length - 2);
 }
 

@@ -266,20 +266,23 @@ public final class HeaderRun {
     /// The lines from `start` that end before `end` and repeat the clock of a shape armed in `armed` (bit 0
     /// classic, bit 1 modern; see `csimd_header_run`): how many, in how many groups (at most ``capacity``;
     /// described by ``tail(_:)``, ``isModern(_:)``, ``count(_:)``, ``firstMicros(_:)`` and ``lastMicros(_:)``), and
-    /// the offset after the last one. `bytes` is a reader's buffer, `newlines` and `candidates` its marks; `loud`,
-    /// when the reader's thread worked it out (``loudLines(_:newlines:candidates:into:)``), the LFs of the lines
-    /// whose end or message the run would not take: it then reads no more of a line than its header.
+    /// the offset after the last one; `opened`, when the last one's message opens a dump, the brackets it leaves
+    /// open (``BracketBalance``, above 0: the run ended there), else 0. `bytes` is a reader's buffer, `newlines` and
+    /// `candidates` its marks; `loud`, when the reader's thread worked it out
+    /// (``loudLines(_:newlines:candidates:into:)``), the LFs of the lines whose message the run would not take: it
+    /// then reads no more of most lines than their header and last byte.
     @inline(__always)
     public func run(
         armed: UInt32, _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
         candidates: UnsafePointer<UInt64>, loud: UnsafePointer<UInt64>?, maximumLineLength: Int
-    ) -> (lines: Int, groups: Int, next: Int) {
+    ) -> (lines: Int, groups: Int, next: Int, opened: Int) {
         var next = start
         var groups = 0
+        var opened: Int64 = 0
         let lines = csimd_header_run(
             state, armed, bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, candidates, loud,
-            maximumLineLength, self.groups, Self.capacity, &groups, &next)
-        return (lines, groups, next)
+            maximumLineLength, self.groups, Self.capacity, &groups, &next, &opened)
+        return (lines, groups, next, Int(opened))
     }
 
     /// The tail that the lines of group `index` of the last run repeat.
@@ -304,8 +307,8 @@ public final class HeaderRun {
     public func lastMicros(_ index: Int) -> Int64 { Int64(groups[index].last_micros) }
 
     /// Marks in `loud` the LF of each line of `bytes` that a run leaves to the line-by-line path whatever its
-    /// header (`csimd_loud_lines`): a CR before its LF, no `]`, or a message (after the first `]` and a space) that
-    /// ends with `{`, `(` or `[` or has a keyword marked in `candidates`, which must be exact marks
+    /// header (`csimd_loud_lines`): no `]`, or a message (after the first `]` and a space) that has a keyword
+    /// marked in `candidates`, which must be exact marks
     /// (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``); and the first LF, whose line began
     /// before `bytes` (``loudLine(_:start:end:newlines:candidates:loud:)`` once it is known). `loud` holds
     /// `(bytes.count + 63) / 64` words; `newlines` marks the bytes' LFs.

@@ -854,15 +854,26 @@ struct InputAnalysis {
 
     /// The lines from `run.start` that ``headerRun`` takes, handled as ``quickRecord(_:format:_:_:repeated:prefix:)``
     /// would handle each: a record of its shape's armed format, of the incarnation whose tail it repeats, at the
-    /// armed second plus the microseconds the run gives it, whose message means nothing.
+    /// armed second plus the microseconds the run gives it, whose message means nothing; and after a record whose
+    /// message opens a dump, the lines inside it (``takeContinuations(_:from:)``), then the run again once it closes.
     private mutating func takeRun(_ run: LineReader.Run) -> (lines: Int, next: Int) {
-        guard bracketDepth > 0 else { return takeHeaders(run, from: run.start) }
-        let (lines, next) = takeContinuations(run)
-        guard lines > 0, bracketDepth <= 0, suspended != 0 else { return (lines, next) }
-        // The dump closed: the lines after it are read as they would be after the record that opened it.
-        (armed, suspended) = (suspended, 0)
-        let headers = takeHeaders(run, from: next)
-        return (lines &+ headers.lines, headers.next)
+        var lines = 0
+        var next = run.start
+        while true {
+            if bracketDepth > 0 {
+                let continuations = takeContinuations(run, from: next)
+                lines &+= continuations.lines
+                next = continuations.next
+                guard continuations.lines > 0, bracketDepth <= 0, suspended != 0 else { return (lines, next) }
+                // The dump closed: the lines after it are read as they would be after the record that opened it.
+                (armed, suspended) = (suspended, 0)
+            }
+            let headers = takeHeaders(run, from: next)
+            lines &+= headers.lines
+            next = headers.next
+            // The run ended after a record that opened a dump: its lines follow.
+            guard bracketDepth > 0 else { return (lines, next) }
+        }
     }
 
     /// ``takeRun(_:)`` outside a dump, from `start`; and between the runs of headers, the lines of no format a
@@ -879,15 +890,17 @@ struct InputAnalysis {
         var records = false
         var unparsedLast = false
         var raw = rawContinuations
+        var opened = 0
         while true {
-            (_, groups, next) =
-                armed & Self.styleArmed != 0
-                ? headerRun.runStyle(
+            if armed & Self.styleArmed != 0 {
+                (_, groups, next) = headerRun.runStyle(
                     run.buffer, start: next, end: run.end, newlines: run.newlines, candidates: run.candidates,
                     loud: run.loud, maximumLineLength: run.maximumLineLength)
-                : headerRun.run(
+            } else {
+                (_, groups, next, opened) = headerRun.run(
                     armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
                     candidates: run.candidates, loud: run.loud, maximumLineLength: run.maximumLineLength)
+            }
             for group in 0..<groups {
                 // The group's first line is noted as any record; the others, each at or after the one before in
                 // the same incarnation and zone, together.
@@ -916,6 +929,7 @@ struct InputAnalysis {
                 unparsedLast = false
                 raw = rawContinuationFormats[clock(modern: modern).format]
             }
+            if opened > 0 { break }
             if groups == HeaderRun.capacity { continue }
             // A line of no format after a record whose format reads the lines after it raw is a continuation.
             guard !raw, next < run.end, let after = takeUnparsed(run, at: next, number: number &+ 1) else { break }
@@ -937,6 +951,15 @@ struct InputAnalysis {
         lastTimeline = recent[cachedRecent].timeline.object
         lastTime = clock.at(micros)
         lastEvent = nil
+        if opened > 0 {
+            // The last record opened a dump (see ``noteRecord(_:message:_:_:)``), and the run ended after it: the
+            // lines inside it are read with its format alone, and the shapes armed wait for the dump to close, as
+            // ``arm(_:format:_:time:prefix:)`` leaves them after such a record (there, the shapes armed before it and
+            // its own, which was one of them).
+            parser.takeQuickFormat(clock.format)
+            bracketDepth = opened
+            (armed, suspended) = (0, armed)
+        }
         return (taken, next)
     }
 
@@ -979,13 +1002,13 @@ struct InputAnalysis {
         return lf &+ 1
     }
 
-    /// The lines from `run.start` inside the open dump of an NSLog record, or of a record of a style ``headerRun``
+    /// The lines from `start` inside the open dump of an NSLog record, or of a record of a style ``headerRun``
     /// reads, that ``HeaderRun`` takes
     /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``), counted as
     /// ``classify(_:_:header:read:)`` counts each: no header of the record's format can begin it, so it parses like
     /// no record, and it is a continuation line whose brackets join the dump's.
-    private mutating func takeContinuations(_ run: LineReader.Run) -> (lines: Int, next: Int) {
-        guard headerRun != nil, mode == .formatted, ties.isEmpty else { return (0, run.start) }
+    private mutating func takeContinuations(_ run: LineReader.Run, from start: Int) -> (lines: Int, next: Int) {
+        guard headerRun != nil, mode == .formatted, ties.isEmpty else { return (0, start) }
         // The line-by-line path tries the last record's format alone (with no prefixes): NSLog, or a style a run
         // reads.
         let letter: Int
@@ -994,12 +1017,12 @@ struct InputAnalysis {
         } else if let format = parser.formatTriedFirst, let style = styleRuns[format] {
             letter = style.shortestLetterHeader
         } else {
-            return (0, run.start)
+            return (0, start)
         }
         let (taken, next) = HeaderRun.continuations(
-            run.buffer, start: run.start, end: run.end, newlines: run.newlines,
+            run.buffer, start: start, end: run.end, newlines: run.newlines,
             maximumLineLength: run.maximumLineLength, letter: letter, depth: &bracketDepth)
-        guard taken > 0 else { return (0, run.start) }
+        guard taken > 0 else { return (0, start) }
         summary.lines &+= taken
         summary.continuationLines &+= taken
         runLines &+= taken

@@ -342,6 +342,13 @@ public struct RecordParser {
         return index
     }
 
+    /// Makes NSLog format `format` the last record's, its prefixes unchanged: what ``quickFormat(_:likeLast:)`` or
+    /// ``quickPrefixedFormat(_:likeLast:)`` made it for the last of a run's records, which the runs do not tell
+    /// the parser of (the line after a run is read with its own shape's format, but for one inside a dump that
+    /// record opened, ``parseLikeLast(_:into:)``).
+    @inline(__always)
+    mutating func takeQuickFormat(_ format: Int) { preferred = format }
+
     /// The fields of `line`, or nil when no record format matches it, with or without known prefixes.
     @inline(__always)
     public mutating func parse(_ line: UnsafeRawBufferPointer) -> Fields? {

@@ -126,6 +126,43 @@ struct HeaderRunTests {
         #expect(report.inputs[0].clockAnomalies == 1)
     }
 
+    /// An NSLog record whose message ends with `{`, `(` or `[` is taken with its brackets: when they leave a dump
+    /// open the run ends after it, the dump's lines are taken as continuations, and the run goes on once it closes;
+    /// when they do not (`closes) then opens (`), the run goes on from the next line.
+    @Test func aRecordThatOpensADumpIsTaken() throws {
+        let text = """
+            2019-05-04 10:46:20.010 State Lab[11457:70b] applicationDidBecomeActive
+            2019-05-04 10:46:20.011 State Lab[11457:70b] Visible regions: (
+                "{{0, 0}, {320, 480}}"
+            )
+            2019-05-04 10:46:20.012 State Lab[11457:70b] closes) then opens (
+            2019-05-04 10:46:20.013 State Lab[11457:70b] quiet
+
+            """
+        let report = try Self.expectTaken(5, in: text, styles: false)
+        #expect(report.inputs[0].records == 4)
+        #expect(report.inputs[0].continuationLines == 2)
+    }
+
+    /// Inside a dump that a record the run took opened, a line is a record only of that record's format, though the
+    /// last record read one by one was of the other NSLog shape: here the modern line inside the classic record's
+    /// dump is a continuation line, as the line-by-line path reads it.
+    @Test func aDumpTheRunOpenedEndsOnlyAtItsOwnFormat() throws {
+        let text = """
+            2019-05-04 10:46:20.010 State Lab[11457:70b] applicationDidBecomeActive
+            2019-05-04 10:46:20.011000-0500 Other[4613:1702596] applicationDidBecomeActive
+            2019-05-04 10:46:20.012 State Lab[11457:70b] quiet
+            2019-05-04 10:46:20.013 State Lab[11457:70b] Push payload: {
+            2019-05-04 10:46:20.014000-0500 Other[4613:1702596] inside the dump
+            }
+            2019-05-04 10:46:20.015 State Lab[11457:70b] after it
+
+            """
+        let report = try Self.expectTaken(3, in: text, styles: false)
+        #expect(report.inputs[0].records == 5)
+        #expect(report.inputs[0].continuationLines == 2)
+    }
+
     /// A line that repeats the tail of a record of the other style (here a syslog record whose host is `Df`) is
     /// not a record of the style armed, though its bytes are that tail's: the compact pattern needs `[pid:`.
     @Test func aTailOfAnotherStyleIsNotTaken() throws {

@@ -171,17 +171,21 @@ typedef struct {
 /// hands them out (without a CR before the LF: CRLF captures are read alike), that are NSLog records of a shape armed
 /// in `armed` (bit 0 classic, bit 1 modern) repeating its clock's date, time to the minute, fraction length and zone,
 /// at its second or a later one (the clock moves to it), and one of the state's tails, whose message holds none of the
-/// keywords at the positions `candidates` marks and does not end with `{`, `(` or `[`: how many, in up to `capacity`
-/// groups written to `out` (`*groups` of them), with `*next` the offset after the last one's LF (`start` when none).
-/// Such a line is exactly what the NSLog patterns read as a record of that incarnation whose message means nothing; the
-/// first line that is not ends the run. With `loud` (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF
-/// it marks is not taken, and the line's end and message are not read: what the loop reads of a line is then its header
-/// alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR). With a prefix in the
-/// state, a line is taken only when it begins with the prefix and the rest, 28 bytes or more, is such a record.
+/// keywords at the positions `candidates` marks: how many, in up to `capacity` groups written to `out` (`*groups` of
+/// them), with `*next` the offset after the last one's LF (`start` when none). Such a line is exactly what the NSLog
+/// patterns read as a record of that incarnation whose message means nothing; the first line that is not ends the run.
+/// A message that ends with `{`, `(` or `[` may open a dump: `*opened` is then its `csimd_bracket_balance` (the
+/// message from after the thread's `]` and a space to the line's end without a CR, as the line-by-line path reads it),
+/// and when that is above 0 the run ends after the line, the dump open (`*opened` is 0 otherwise). With `loud`
+/// (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF it marks is not taken, and the line's message
+/// is not read but for its last byte, and its brackets when that may open a dump: what the loop reads of most lines is
+/// then their header alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR).
+/// With a prefix in the state, a line is taken only when it begins with the prefix and the rest, 28 bytes or more, is
+/// such a record.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
-    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next);
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next, int64_t *opened);
 
 /// The `log` tool styles whose lines a run reads like NSLog's (`csimd_style_run`): `log --style compact`
 /// (`YYYY-MM-DD HH:MM:SS.mmm Ty name[pid:thread] …`), `log --style syslog`
@@ -237,8 +241,9 @@ typedef struct {
 /// syslog) a sender group or none and `: `; and whose rest holds none of the keywords at the positions `candidates`
 /// marks and does not end with `{`, `(` or `[`; grouped by tail into `out` (`modern` 0), as `csimd_header_run` does.
 /// Such a line is exactly what the format's pattern reads as a record of the tail's incarnation at that time whose
-/// message means nothing. `loud` as for `csimd_header_run`, but not read for the default style (its lines need not have
-/// the `]` the loud lines take a message to follow). A prefix in the state as for `csimd_header_run`.
+/// message means nothing (a style's message may begin after groups the run does not read: a line that may open a dump
+/// ends the run before it). `loud` as for `csimd_header_run`, but not read for the default style (its lines need not
+/// have the `]` the loud lines take a message to follow). A prefix in the state as for `csimd_header_run`.
 size_t csimd_style_run(
     csimd_style_state *state, const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines,
     const uint64_t *candidates, const uint64_t *loud, size_t max_line, csimd_header_group *out, size_t capacity,
@@ -246,8 +251,8 @@ size_t csimd_style_run(
 
 /// Marks in `loud` the LF (from `newlines`) of each line of `bytes[0..<count]` that `csimd_header_run` leaves to the
 /// line-by-line path whatever its header, by what follows the header in the line as the reader hands it out (without a
-/// CR before the LF): no `]`, or a message (after the first `]` and a space) that ends with `{`, `(` or `[`, or in
-/// whose positions with three bytes or more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and
+/// CR before the LF): no `]`, or a message (after the first `]` and a space) in whose positions with three bytes or
+/// more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and
 /// the first LF, whose line began before `bytes` (`csimd_loud_line` marks it once its beginning is known). Clears every
 /// other bit of the (count + 63) / 64 words. A reading thread works it out for the chunk it reads, so that the thread
 /// that runs the headers reads no more of a line than its header.
