@@ -497,95 +497,116 @@ static inline __attribute__((always_inline)) size_t run_headers(
     uint32_t hint = *kept_hint < CSIMD_HEADER_TAILS ? *kept_hint : 0;
     const csimd_literals *const keywords = style ? styled->keywords : nslog->keywords;
     run_marks feeds = run_marks_from(newlines, start, end);
+    // An NSLog line whose message may open a dump leaves the loop over lines with what its group needs and its
+    // message (`held`: from `index`, where the line-by-line path's message begins, to the line's end without a CR),
+    // whose brackets are counted after it; it is taken, and the run ends after it when they leave a dump open. (Counted
+    // in the loop, with the rest of its group's work, they made every other line keep more on the stack.)
+    struct {
+        const uint8_t *message;
+        size_t length, lf;
+        uint32_t tail, micros;
+        int modern;
+    } held;
     for (;;) {
-        size_t lf, count;
-        const uint8_t *line = run_line(&feeds, bytes, position, end, max_line, loud, &lf, &count);
-        if (!line) break;
-        size_t header = position;  // where the header begins in the chunk
-        if (prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
-            const size_t skip = run_ci_timestamp(line, count);
-            if (!skip || count - skip < 28) break;
-            line += skip;
-            count -= skip;
-            header += skip;
-        }
-        int modern = 0;
-        uint32_t micros;
-        size_t timestamp_end;
-        if (style == CSIMD_STYLE_DEVICE || style == CSIMD_STYLE_BSD) {
-            if (!run_device_clock(&styled->clock, line, count, &micros, &timestamp_end)) break;
-        } else {
-            // The fraction's digits give the shape (1–3 classic, 4–9 modern), and for NSLog the shape the clock
-            // armed for it.
-            uint64_t fraction;
-            const unsigned digits = run_fraction_digits(line, 20, &fraction);
-            if (digits == 0) break;
-            modern = !style && digits > 3;
-            if (!style && !(armed & (1u << modern))) break;
-            csimd_header_clock *clock = style ? &styled->clock : &nslog->clocks[modern];
-            if (!run_clock(clock, line, count, digits, fraction, &micros, &timestamp_end)) break;
-        }
-        // The header tail of one of the recent incarnations, the last one's first (at most one can be there): from
-        // the timestamp's end, ` name[pid:` (NSLog), ` Ty name[pid:` (compact, the type masked out),
-        // `  host name[pid]: ` (syslog), ` device name` (device syslog), ` host name[pid]` (BSD syslog); or
-        // `pid   ttl    name: ` (default), after the columns before the pid.
-        size_t tail_start = timestamp_end;
-        if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count))) break;
-        uint32_t tail = hint;
-        size_t index = run_tail_end(nslog, styled, style, tail, modern, line, tail_start, count);
-        if (!index) {
-            uint32_t t = 0;
-            for (; t < CSIMD_HEADER_TAILS; t++) {
-                if (t == hint) continue;
-                if ((index = run_tail_end(nslog, styled, style, t, modern, line, tail_start, count))) break;
+        held.message = 0;
+        for (;;) {
+            size_t lf, count;
+            const uint8_t *line = run_line(&feeds, bytes, position, end, max_line, loud, &lf, &count);
+            if (!line) break;
+            size_t header = position;  // where the header begins in the chunk
+            if (prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
+                const size_t skip = run_ci_timestamp(line, count);
+                if (!skip || count - skip < 28) break;
+                line += skip;
+                count -= skip;
+                header += skip;
             }
-            if (t == CSIMD_HEADER_TAILS) break;
-            tail = hint = t;
-        }
-        if (!style || style == CSIMD_STYLE_COMPACT) {
-            // `(?<thread>\d+)\]` (modern NSLog), `(?<thread>[0-9A-Fa-fx]+)\]` (classic), or the compact type and
-            // `(?<thread>[0-9a-f]+)\]`; then a space or none.
-            if (style && !style_compact_type(line[tail_start + 1], line[tail_start + 2])) break;
-            const size_t thread = run_thread(line + index, count - index, style ? 4 : modern ? 1 : 2);
-            index += thread;
-            if (thread == 0 || index >= count || line[index] != ']') break;
-            index++;
-            if (index < count && line[index] == ' ') index++;
-        } else if (style == CSIMD_STYLE_DEVICE) {
-            // After the tail's `[pid]`, `(?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?` (see `style_tail_end`).
-            if (!(index = style_device_level_end(line, index, count))) break;
-            if (index < count && line[index] == ' ') index++;
-            // Read the second way (no device name), the line is that only when the first way fails for it.
-            if (styled->tails[tail].unnamed && style_device_first_way(line, timestamp_end, count)) break;
-        } else if (style == CSIMD_STYLE_BSD) {
-            // After the tail's `]`, `(?: \([^()]*\))?: `.
-            if (!(index = style_optional_group(line, index, count))) break;
-            if (index + 1 >= count || line[index] != ':' || line[index + 1] != ' ') break;
-            index += 2;
-        }
-        // The message follows (in the styles, `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?` may come
-        // first, and match whatever follows: the rest of the line is searched whole). A message that holds a keyword
-        // is the line-by-line path's. One that ends with `{`, `(` or `[` may open a dump: an NSLog line is taken with
-        // its message's brackets (from `index`, where the line-by-line path's message begins, to the line's end
-        // without a CR), and the run ends after it when they leave a dump open; a style's message may begin after
-        // `index`, and such a line is left to that path.
-        if (!loud && !run_quiet(keywords, line, index, count, candidates, header)) break;
-        const size_t length = loud ? count - (line[count - 1] == 0x0D) : count;
-        if (index < length && run_opens(line[length - 1])) {
-            if (style) break;
-            // Kept apart from the other lines' path, which keeps no more values across the line than before.
-            const int64_t open = csimd_bracket_balance(line + index, length - index, csimd_vector_level() != 0);
-            if (open > 0) {
-                if (!run_group(out, &group, capacity, tail, modern, micros)) break;
-                lines++;
-                position = lf + 1;
-                *opened = open;
+            int modern = 0;
+            uint32_t micros;
+            size_t timestamp_end;
+            if (style == CSIMD_STYLE_DEVICE || style == CSIMD_STYLE_BSD) {
+                if (!run_device_clock(&styled->clock, line, count, &micros, &timestamp_end)) break;
+            } else {
+                // The fraction's digits give the shape (1–3 classic, 4–9 modern), and for NSLog the shape the clock
+                // armed for it.
+                uint64_t fraction;
+                const unsigned digits = run_fraction_digits(line, 20, &fraction);
+                if (digits == 0) break;
+                modern = !style && digits > 3;
+                if (!style && !(armed & (1u << modern))) break;
+                csimd_header_clock *clock = style ? &styled->clock : &nslog->clocks[modern];
+                if (!run_clock(clock, line, count, digits, fraction, &micros, &timestamp_end)) break;
+            }
+            // The header tail of one of the recent incarnations, the last one's first (at most one can be there): from
+            // the timestamp's end, ` name[pid:` (NSLog), ` Ty name[pid:` (compact, the type masked out),
+            // `  host name[pid]: ` (syslog), ` device name` (device syslog), ` host name[pid]` (BSD syslog); or
+            // `pid   ttl    name: ` (default), after the columns before the pid.
+            size_t tail_start = timestamp_end;
+            if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count)))
+                break;
+            uint32_t tail = hint;
+            size_t index = run_tail_end(nslog, styled, style, tail, modern, line, tail_start, count);
+            if (!index) {
+                uint32_t t = 0;
+                for (; t < CSIMD_HEADER_TAILS; t++) {
+                    if (t == hint) continue;
+                    if ((index = run_tail_end(nslog, styled, style, t, modern, line, tail_start, count))) break;
+                }
+                if (t == CSIMD_HEADER_TAILS) break;
+                tail = hint = t;
+            }
+            if (!style || style == CSIMD_STYLE_COMPACT) {
+                // `(?<thread>\d+)\]` (modern NSLog), `(?<thread>[0-9A-Fa-fx]+)\]` (classic), or the compact type and
+                // `(?<thread>[0-9a-f]+)\]`; then a space or none.
+                if (style && !style_compact_type(line[tail_start + 1], line[tail_start + 2])) break;
+                const size_t thread = run_thread(line + index, count - index, style ? 4 : modern ? 1 : 2);
+                index += thread;
+                if (thread == 0 || index >= count || line[index] != ']') break;
+                index++;
+                if (index < count && line[index] == ' ') index++;
+            } else if (style == CSIMD_STYLE_DEVICE) {
+                // After the tail's `[pid]`, `(?: \([^()]*\))? <(?<level>[A-Za-z]+)>: ?` (see `style_tail_end`).
+                if (!(index = style_device_level_end(line, index, count))) break;
+                if (index < count && line[index] == ' ') index++;
+                // Read the second way (no device name), the line is that only when the first way fails for it.
+                if (styled->tails[tail].unnamed && style_device_first_way(line, timestamp_end, count)) break;
+            } else if (style == CSIMD_STYLE_BSD) {
+                // After the tail's `]`, `(?: \([^()]*\))?: `.
+                if (!(index = style_optional_group(line, index, count))) break;
+                if (index + 1 >= count || line[index] != ':' || line[index + 1] != ' ') break;
+                index += 2;
+            }
+            // The message follows (in the styles, `(?:\([^()]*\) )?(?:\[(?<subsystem>…):(?<category>…)\] )?` may
+            // come first, and match whatever follows: the rest of the line is searched whole). A message that holds
+            // a keyword is the line-by-line path's. One that ends with `{`, `(` or `[` may open a dump: an NSLog line
+            // is held (`held`) and taken after the loop; a style's message may begin after `index`, and such a line
+            // is left to the line-by-line path.
+            const size_t length = loud ? count - (line[count - 1] == 0x0D) : count;
+            if (index < length && run_opens(line[length - 1])) {
+                if (style || (!loud && !run_quiet(keywords, line, index, count, candidates, header))) break;
+                held.message = line + index;
+                held.length = length - index;
+                held.lf = lf;
+                held.tail = tail;
+                held.micros = micros;
+                held.modern = modern;
                 break;
             }
+            if (!loud && !run_quiet(keywords, line, index, count, candidates, header)) break;
+            if (!run_group(out, &group, capacity, tail, modern, micros)) break;
+            lines++;
+            position = lf + 1;
         }
-        if (!run_group(out, &group, capacity, tail, modern, micros)) break;
+        // The line that may open a dump is taken, and the run ends after it when its brackets leave one open.
+        if (!held.message) break;
+        const int64_t open = csimd_bracket_balance(held.message, held.length, csimd_vector_level() != 0);
+        if (!run_group(out, &group, capacity, held.tail, held.modern, held.micros)) break;
         lines++;
-        position = lf + 1;
+        position = held.lf + 1;
+        if (open > 0) {
+            *opened = open;
+            break;
+        }
     }
     *kept_hint = hint;
     *groups = group;
