@@ -287,9 +287,9 @@ static inline int run_any_mark(const uint64_t *candidates, size_t from, size_t e
 
 /// The next line of a run, which begins at `bytes + position`: when it ends (LF, `*lf`, from `feeds`) before `end`,
 /// has 28 to `max_line` bytes (`*count`), and, with `loud`, is not marked there (the reading thread looked at its
-/// message's keywords, `csimd_loud_lines`, so that this thread reads only its header and last byte, not the bytes the
-/// thread read in a cache of its own: `*count` then holds a CR before the LF, if there is one, which no header's byte
-/// can be); without, `*count` leaves that CR out, as the reader does; else null.
+/// end and message, `csimd_loud_lines`, so that this thread reads only its header, the bytes the thread wrote in a
+/// cache of its own: `*count` then holds a CR before the LF, if there is one, which no header's byte can be, and the
+/// message is not read); without, `*count` leaves that CR out, as the reader does; else null.
 static inline __attribute__((always_inline)) const uint8_t *run_line(
     run_marks *feeds, const uint8_t *bytes, size_t position, size_t end, size_t max_line, const uint64_t *loud,
     size_t *lf, size_t *count) {
@@ -580,12 +580,11 @@ static inline __attribute__((always_inline)) size_t run_headers(
             // come first, and match whatever follows: the rest of the line is searched whole). A message that holds
             // a keyword is the line-by-line path's. One that ends with `{`, `(` or `[` may open a dump: an NSLog line
             // is held (`held`) and taken after the loop; a style's message may begin after `index`, and such a line
-            // is left to the line-by-line path.
-            const size_t length = loud ? count - (line[count - 1] == 0x0D) : count;
-            if (index < length && run_opens(line[length - 1])) {
-                if (style || (!loud && !run_quiet(keywords, line, index, count, candidates, header))) break;
+            // is left to the line-by-line path, as every such line is with the loud lines (which mark them).
+            if (!loud && index < count && run_opens(line[count - 1])) {
+                if (style || !run_quiet(keywords, line, index, count, candidates, header)) break;
                 held.message = line + index;
-                held.length = length - index;
+                held.length = count - index;
                 held.lf = lf;
                 held.tail = tail;
                 held.micros = micros;
@@ -614,17 +613,33 @@ static inline __attribute__((always_inline)) size_t run_headers(
     return lines;
 }
 
+/// `run_headers` for NSLog behind `prefix` with the loud lines: a function of its own, so that its loop's registers
+/// are allocated apart from those of the loop without (in one function, the one moved the other's values onto the
+/// stack).
+static __attribute__((noinline)) size_t nslog_run_loud(
+    csimd_header_state *state, uint32_t armed, uint32_t prefix, const uint8_t *bytes, size_t start, size_t end,
+    const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
+    csimd_header_group *out, size_t capacity, size_t *groups, size_t *next, int64_t *opened) {
+    return prefix == CSIMD_PREFIX_CI_TIMESTAMP
+               ? run_headers(state, armed, CSIMD_PREFIX_CI_TIMESTAMP, 0, 0, bytes, start, end, newlines, candidates,
+                             loud, max_line, out, capacity, groups, next, opened)
+               : run_headers(state, armed, CSIMD_PREFIX_NONE, 0, 0, bytes, start, end, newlines, candidates, loud,
+                             max_line, out, capacity, groups, next, opened);
+}
+
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
     csimd_header_group *out, size_t capacity, size_t *groups, size_t *next, int64_t *opened) {
-#define NSLOG_RUN(prefix, loud)                                                                                   \
-    run_headers(state, armed, prefix, 0, 0, bytes, start, end, newlines, candidates, loud, max_line, out, capacity,  \
-                groups, next, opened)
-    if (state->prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
-        return loud ? NSLOG_RUN(CSIMD_PREFIX_CI_TIMESTAMP, loud) : NSLOG_RUN(CSIMD_PREFIX_CI_TIMESTAMP, 0);
+    if (loud) {
+        return nslog_run_loud(state, armed, state->prefix, bytes, start, end, newlines, candidates, loud, max_line,
+                              out, capacity, groups, next, opened);
     }
-    return loud ? NSLOG_RUN(CSIMD_PREFIX_NONE, loud) : NSLOG_RUN(CSIMD_PREFIX_NONE, 0);
+#define NSLOG_RUN(prefix)                                                                                         \
+    run_headers(state, armed, prefix, 0, 0, bytes, start, end, newlines, candidates, 0, max_line, out, capacity,     \
+                groups, next, opened)
+    return state->prefix == CSIMD_PREFIX_CI_TIMESTAMP ? NSLOG_RUN(CSIMD_PREFIX_CI_TIMESTAMP)
+                                                      : NSLOG_RUN(CSIMD_PREFIX_NONE);
 #undef NSLOG_RUN
 }
 
@@ -662,6 +677,8 @@ static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const 
     if (!bracket) return 1;
     size_t message = (size_t)(bracket - line) + 1;
     if (message < length && line[message] == ' ') message++;
+    if (message == length) return 0;
+    if (run_opens(line[length - 1])) return 1;
     return length - message >= 3 && run_any_mark(candidates, start + message, start + length - 2);
 }
 

@@ -269,8 +269,8 @@ public final class HeaderRun {
     /// the offset after the last one; `opened`, when the last one's message opens a dump, the brackets it leaves
     /// open (``BracketBalance``, above 0: the run ended there), else 0. `bytes` is a reader's buffer, `newlines` and
     /// `candidates` its marks; `loud`, when the reader's thread worked it out
-    /// (``loudLines(_:newlines:candidates:into:)``), the LFs of the lines whose message the run would not take: it
-    /// then reads no more of most lines than their header and last byte.
+    /// (``loudLines(_:newlines:candidates:into:)``), the LFs of the lines whose end or message the run would not take
+    /// (a message that may open a dump among them): it then reads no more of a line than its header.
     @inline(__always)
     public func run(
         armed: UInt32, _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
@@ -307,8 +307,8 @@ public final class HeaderRun {
     public func lastMicros(_ index: Int) -> Int64 { Int64(groups[index].last_micros) }
 
     /// Marks in `loud` the LF of each line of `bytes` that a run leaves to the line-by-line path whatever its
-    /// header (`csimd_loud_lines`): no `]`, or a message (after the first `]` and a space) that has a keyword
-    /// marked in `candidates`, which must be exact marks
+    /// header (`csimd_loud_lines`): no `]`, or a message (after the first `]` and a space) that ends with `{`, `(`
+    /// or `[` or has a keyword marked in `candidates`, which must be exact marks
     /// (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``); and the first LF, whose line began
     /// before `bytes` (``loudLine(_:start:end:newlines:candidates:loud:)`` once it is known). `loud` holds
     /// `(bytes.count + 63) / 64` words; `newlines` marks the bytes' LFs.

@@ -174,14 +174,14 @@ typedef struct {
 /// keywords at the positions `candidates` marks: how many, in up to `capacity` groups written to `out` (`*groups` of
 /// them), with `*next` the offset after the last one's LF (`start` when none). Such a line is exactly what the NSLog
 /// patterns read as a record of that incarnation whose message means nothing; the first line that is not ends the run.
-/// A message that ends with `{`, `(` or `[` may open a dump: `*opened` is then its `csimd_bracket_balance` (the
-/// message from after the thread's `]` and a space to the line's end without a CR, as the line-by-line path reads it),
-/// and when that is above 0 the run ends after the line, the dump open (`*opened` is 0 otherwise). With `loud`
-/// (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF it marks is not taken, and the line's message
-/// is not read but for its last byte, and its brackets when that may open a dump: what the loop reads of most lines is
-/// then their header alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR).
-/// With a prefix in the state, a line is taken only when it begins with the prefix and the rest, 28 bytes or more, is
-/// such a record.
+/// A message that ends with `{`, `(` or `[` may open a dump: without `loud`, such a line is taken with its brackets
+/// (`csimd_bracket_balance` of the message, from after the thread's `]` and a space to the line's end without a CR, as
+/// the line-by-line path reads it), and when they leave a dump open the run ends after it with `*opened` their count
+/// (0 otherwise). With `loud` (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF it marks (such a
+/// line among them) is not taken, and the line's end and message are not read: what the loop reads of a line is then
+/// its header alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR). With a
+/// prefix in the state, a line is taken only when it begins with the prefix and the rest, 28 bytes or more, is such a
+/// record.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
@@ -251,8 +251,8 @@ size_t csimd_style_run(
 
 /// Marks in `loud` the LF (from `newlines`) of each line of `bytes[0..<count]` that `csimd_header_run` leaves to the
 /// line-by-line path whatever its header, by what follows the header in the line as the reader hands it out (without a
-/// CR before the LF): no `]`, or a message (after the first `]` and a space) in whose positions with three bytes or
-/// more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and
+/// CR before the LF): no `]`, or a message (after the first `]` and a space) that ends with `{`, `(` or `[`, or in
+/// whose positions with three bytes or more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and
 /// the first LF, whose line began before `bytes` (`csimd_loud_line` marks it once its beginning is known). Clears every
 /// other bit of the (count + 63) / 64 words. A reading thread works it out for the chunk it reads, so that the thread
 /// that runs the headers reads no more of a line than its header.
