@@ -14,9 +14,10 @@ import CSIMD
 /// The compiled code is immutable once built, so one `Regex` may be shared across threads; every thread
 /// matches through its own ``Matcher``, which owns the reusable match data.
 ///
-/// The JIT compilation waits for the first match (``Matcher`` asks for it, under a lock, once per matcher): a run
-/// compiles some 130 patterns (formats, vocabulary entries checked alone, keyword groups) and matches with far
-/// fewer, so compiling them all up front was a quarter of the start-up.
+/// The JIT compilation waits for the first match (``Matcher`` asks for it, under a lock, once per matcher), and the
+/// ``prefilter`` for the first time it is asked for: a run compiles some 110 patterns (formats, vocabulary entries
+/// that name groups or come from a configuration, checked alone, keyword groups) and matches with far fewer, so
+/// compiling them all up front was a quarter of the start-up.
 public final class Regex: @unchecked Sendable {
     /// Compile-time options, a small subset of PCRE2's.
     public struct Options: OptionSet, Sendable, Hashable {
@@ -45,16 +46,29 @@ public final class Regex: @unchecked Sendable {
     /// compiles it.
     public var isJITCompiled: Bool { compileJIT() }
 
-    /// Guards ``jit``: matchers on several threads may ask for the compilation at once.
+    /// Guards ``jit`` and ``madePrefilter``: matchers on several threads may ask for them at once.
     private let lock = Lock()
     /// nil until the JIT compilation is tried, then whether it succeeded.
     private var jit: Bool?
+    /// The prefilter, once asked for.
+    private var madePrefilter: Prefilter?
+    /// The text compiled (`pattern` may name the text it was rewritten from), which ``prefilter`` reads.
+    private let compiledPattern: String
 
     let code: OpaquePointer
 
     /// What every match of the pattern needs, as PCRE2 worked it out when compiling it: ``Matcher`` checks it before
-    /// calling PCRE2.
-    public let prefilter: Prefilter
+    /// calling PCRE2. Made when first asked for (a matcher's making, a record parser's tables): reading the pattern's
+    /// shape was half of what compiling a pattern cost at start-up, and most of the vocabulary's patterns (each
+    /// entry alone, the groups of keywords a capture never holds) are never matched.
+    public var prefilter: Prefilter {
+        lock.withLock {
+            if let madePrefilter { return madePrefilter }
+            let made = Prefilter(code, pattern: compiledPattern, caseless: options.contains(.caseless))
+            madePrefilter = made
+            return made
+        }
+    }
 
     /// Compiles `pattern`; a syntax error throws with the byte offset where PCRE2 stopped. `writtenAs`: the pattern
     /// `pattern` was rewritten from, named in messages (``pattern``) instead of it.
@@ -89,7 +103,7 @@ public final class Regex: @unchecked Sendable {
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
         self.captureCount = Int(count)
         self.groupNumbers = Regex.readNameTable(compiled)
-        self.prefilter = Prefilter(compiled, pattern: pattern, caseless: options.contains(.caseless))
+        self.compiledPattern = pattern
     }
 
     deinit { pcre2_code_free_8(code) }

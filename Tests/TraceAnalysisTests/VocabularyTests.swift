@@ -46,6 +46,50 @@ struct VocabularyTests {
         }
     }
 
+    /// A user's entry is compiled alone even where the alternation of its group would take it: `became)|(active`
+    /// is no pattern, but `(?:(?:became)|(active))(*MARK:0)` is one.
+    @Test func aUserPatternAnAlternationWouldTakeIsStillRefused() {
+        let vocabulary = Vocabulary(
+            entries: Vocabulary.builtin.entries + [
+                VocabularyEntry(
+                    id: "team-broken", event: .didBecomeActive, pattern: "became)|(active", keywords: ["became"],
+                    examples: ["became active"])
+            ])
+        do {
+            _ = try EventRecognizer.Compiled(vocabulary)
+            Issue.record("expected an error")
+        } catch {
+            #expect(String(describing: error).hasPrefix("vocabulary team-broken"))
+        }
+    }
+
+    /// Of two bad entries, the first is named, whichever fault each has (a syntax error in an entry that names no
+    /// group, then an unknown capture name), as when every entry is compiled alone in order.
+    @Test func theFirstBadEntryIsNamed() {
+        let entries = [
+            VocabularyEntry(id: "first", event: .didBecomeActive, pattern: "went (active", examples: []),
+            VocabularyEntry(id: "second", event: .willResignActive, pattern: "(?<who>\\w+) resigned", examples: []),
+        ]
+        for (order, expected) in [(entries, "vocabulary first"), (entries.reversed(), "vocabulary second")] {
+            do {
+                _ = try EventRecognizer.Compiled(Vocabulary(entries: Vocabulary.builtin.entries + order))
+                Issue.record("expected an error")
+            } catch {
+                #expect(String(describing: error).hasPrefix(expected), "\(error)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("(?<pid>\\d+) died", true), ("(?'name'\\w+)", true), ("(?P<bundle>[\\w.]+)", true),
+        ("(?<_x>a)", true), ("(?<=did)become", false), ("(?<!\\w)(?<!::)viewDidLoad", false),
+        ("applicationDidBecomeActive", false), ("(?:will|did)Enter", false), ("\\(\\?<", false), ("(?<", false),
+        ("(?", false),
+    ])
+    func whetherAPatternMayNameGroups(_ pattern: String, _ may: Bool) {
+        #expect(EventRecognizer.Compiled.mayNameGroups(pattern) == may)
+    }
+
     @Test func anExampleThatMeansAnotherEntryIsRejected() {
         let vocabulary = Vocabulary(
             entries: Vocabulary.builtin.entries + [
