@@ -110,6 +110,24 @@ static inline int64_t csimd_bracket_tail(const uint8_t *bytes, size_t count) {
     return balance;
 }
 
+void csimd_span_table(uint64_t low, uint64_t high, uint8_t table[16]) {
+    for (int nibble = 0; nibble < 16; nibble++) {
+        uint8_t row = 0;
+        for (int h = 0; h < 8; h++) {
+            const int byte = h << 4 | nibble;
+            const uint64_t word = byte < 64 ? low : high;
+            if ((word >> (byte & 63)) & 1) row |= (uint8_t)(1u << h);
+        }
+        table[nibble] = row;
+    }
+}
+
+/// `csimd_span_end` from `index`, byte by byte.
+static inline size_t csimd_span_tail(const uint8_t *bytes, size_t index, size_t count, const uint8_t *table) {
+    while (index < count && (bytes[index] >= 0x80 || (table[bytes[index] & 0x0F] >> (bytes[index] >> 4)) & 1)) index++;
+    return index;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -172,6 +190,31 @@ __attribute__((target("avx2,popcnt"))) static int64_t csimd_bracket_balance_avx2
 
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
     return vectors ? csimd_bracket_balance_avx2(bytes, count) : csimd_bracket_tail(bytes, count);
+}
+
+/// `csimd_span_end`, 32 bytes a step: per byte, the table's row for its low nibble (`vpshufb`) and the bit for its
+/// high nibble (0 for 8–15, from a second table), then the bytes whose row lacks the bit and whose sign bit is clear.
+__attribute__((target("avx2"))) static size_t csimd_span_end_avx2(
+    const uint8_t *bytes, size_t count, const uint8_t *table) {
+    const __m256i rows = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table));
+    const __m256i bits = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, (char)128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32,
+        64, (char)128, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    size_t i = 0;
+    for (; i + 32 <= count; i += 32) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(bytes + i));
+        const __m256i row = _mm256_shuffle_epi8(rows, _mm256_and_si256(v, nibble));
+        const __m256i bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+        const uint32_t outside =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(row, bit), _mm256_setzero_si256()));
+        const uint32_t stops = outside & ~(uint32_t)_mm256_movemask_epi8(v);
+        if (stops) return i + (size_t)__builtin_ctz(stops);
+    }
+    return csimd_span_tail(bytes, i, count, table);
+}
+
+size_t csimd_span_end(const uint8_t *bytes, size_t count, const uint8_t table[16]) {
+    return csimd_vector_level() ? csimd_span_end_avx2(bytes, count, table) : csimd_span_tail(bytes, 0, count, table);
 }
 
 __attribute__((target("avx2"))) static inline __m256i csimd_buckets(__m256i bytes, __m256i low, __m256i high) {
@@ -344,6 +387,23 @@ int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
     return balance + csimd_bracket_tail(bytes + i, count - i);
 }
 
+/// `csimd_span_end`, 16 bytes a step (`tbl` as AVX2's `vpshufb`, an index from 16 giving 0); the first stop found by
+/// narrowing each byte of the comparison to a nibble.
+size_t csimd_span_end(const uint8_t *bytes, size_t count, const uint8_t table[16]) {
+    static const uint8_t bit_values[16] = {1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0};
+    const uint8x16_t rows = vld1q_u8(table), bits = vld1q_u8(bit_values), nibble = vdupq_n_u8(0x0F);
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const uint8x16_t v = vld1q_u8(bytes + i);
+        const uint8x16_t inside = vorrq_u8(vtstq_u8(vqtbl1q_u8(rows, vandq_u8(v, nibble)), vqtbl1q_u8(bits, vshrq_n_u8(v, 4))),
+            vcltq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(0)));
+        const uint64_t stops =
+            ~vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(inside), 4)), 0);
+        if (stops) return i + (size_t)(__builtin_ctzll(stops) >> 2);
+    }
+    return csimd_span_tail(bytes, i, count, table);
+}
+
 // Every AArch64 processor has NEON (Apple silicon included): the same algorithm, 16 positions at a time, with
 // `tbl` as the nibble lookup.
 
@@ -446,6 +506,10 @@ void csimd_pair_marks(const uint8_t *bytes, size_t count, uint8_t first, uint8_t
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors) {
     (void)vectors;
     return csimd_bracket_tail(bytes, count);
+}
+
+size_t csimd_span_end(const uint8_t *bytes, size_t count, const uint8_t table[16]) {
+    return csimd_span_tail(bytes, 0, count, table);
 }
 
 size_t csimd_literals_find(const csimd_literals *set, const uint8_t *bytes, size_t count, int32_t *literal) {

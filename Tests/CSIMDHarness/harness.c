@@ -406,6 +406,38 @@ int main(void) {
             fprintf(stderr, "find mismatch: %.*s in %.*s\n", (int)length, literal, (int)count, text);
         }
     }
+    // The end of a run of a set's bytes (`csimd_span_end`): against a byte loop over the two words of the set, for
+    // random sets (some holding nearly every byte, as a negated class does), texts with bytes from 0x80 among them,
+    // and every start and length up to past two vectors.
+    for (int round = 0; round < 2000; round++) {
+        uint64_t low = next(), high = next();
+        if (round % 2) {
+            low |= ~(1ull << (next() % 64));
+            high |= ~(1ull << (next() % 64)) & ~(1ull << (next() % 64));
+        }
+        uint8_t table[16];
+        csimd_span_table(low, high, table);
+        uint8_t text[80];
+        for (size_t i = 0; i < sizeof text; i++) {
+            const uint64_t r = next();
+            text[i] = r % 5 == 0 ? (uint8_t)(0x80 | r >> 8) : (uint8_t)((r >> 8) & 0x7F);
+        }
+        for (size_t start = 0; start < 8; start++) {
+            for (size_t count = 0; start + count <= sizeof text; count++) {
+                size_t expected = 0;
+                while (expected < count) {
+                    const uint8_t b = text[start + expected];
+                    if (b < 0x80 && !(((b < 64 ? low : high) >> (b & 63)) & 1)) break;
+                    expected++;
+                }
+                if (csimd_span_end(text + start, count, table) == expected) {
+                    passed++;
+                } else if (++failed <= 5) {
+                    fprintf(stderr, "span end mismatch: start %zu count %zu\n", start, count);
+                }
+            }
+        }
+    }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

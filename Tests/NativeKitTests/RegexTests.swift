@@ -56,6 +56,41 @@ struct RegexTests {
         }
     }
 
+    /// The run a leading span covers (`nslog-untimed`'s process name), found 32 bytes at a time (`csimd_span_end`):
+    /// runs of every length up to past two vectors, with bytes from 0x80 in them, ended by each byte out of the set or
+    /// by the subject's end, from two offsets; wherever the prefilter and PCRE2 disagree on the end, one of them is
+    /// wrong.
+    @Test func aLeadingSpanEndsWherePCRE2SeesItEnd() throws {
+        let regex = try Regex(#"[^\[\]:\t]*?\[\d+:"#, options: .anchored)
+        let matcher = Matcher(regex)
+        var admittedInAll = 0
+        for length in 0..<80 {
+            var run: [UInt8] = []
+            for index in 0..<length {
+                let letter = UInt8(ascii: "a") + UInt8(index % 26)
+                run.append(index % 7 == 3 ? 0x80 | UInt8(index) : letter)
+            }
+            let match = Array("[12:".utf8)
+            let ends: [[UInt8]] = [
+                [], match, Array("]x[1:".utf8), Array(":[1:".utf8), Array("\t[1:".utf8), [0x5B, 0x5B],
+            ]
+            let prefix: [UInt8] = Array("ab".utf8)
+            for end in ends {
+                let subject: [UInt8] = prefix + run + end
+                for start in [0, 2] {
+                    let admitted = subject.withUnsafeBufferPointer {
+                        regex.prefilter.admits($0.baseAddress!, count: $0.count, from: start)
+                    }
+                    let matched = try subject.withUnsafeBytes { try matcher.matches(admitted: $0, from: start) }
+                    #expect(admitted == (end == match), "run of \(length) then \(end) from \(start)")
+                    #expect(matched == (end == match), "run of \(length) then \(end) from \(start)")
+                    if admitted { admittedInAll += 1 }
+                }
+            }
+        }
+        #expect(admittedInAll == 160)
+    }
+
     /// What PCRE2 works out about a pattern when compiling it, read into ``Regex/Prefilter``: the subjects it refuses
     /// are ones PCRE2 would not match, and a matcher refuses them without calling it.
     @Test func prefilterReadsWhatPCRE2Knows() throws {

@@ -74,6 +74,15 @@ void csimd_pair_marks(const uint8_t *bytes, size_t count, uint8_t first, uint8_t
 /// `vectors` (`csimd_vector_level()` is not 0), byte by byte otherwise.
 int64_t csimd_bracket_balance(const uint8_t *bytes, size_t count, int vectors);
 
+/// The index of the first byte of `bytes[0..<count]` outside a set, or `count`: the end of the run a pattern that
+/// begins with a repeated set (`nslog-untimed`'s `[^\[\]:\t]*?`) can span. The set holds every byte from 0x80, and
+/// ASCII byte b when bit `b >> 4` of `table[b & 15]` is set (`csimd_span_table`). 32 bytes at a time with AVX2 (16
+/// with NEON), byte by byte where the processor has neither; reads no byte outside the buffer.
+size_t csimd_span_end(const uint8_t *bytes, size_t count, const uint8_t table[16]);
+
+/// Fills `table` for the ASCII bytes whose bits are set in `low` (bytes 0–63) and `high` (64–127).
+void csimd_span_table(uint64_t low, uint64_t high, uint8_t table[16]);
+
 /// Bytes past `count` that ``csimd_scan`` may read (and ignore): the caller's buffer holds them.
 #define CSIMD_SCAN_PADDING 128
 
