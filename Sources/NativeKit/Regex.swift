@@ -281,7 +281,7 @@ public final class Regex: @unchecked Sendable {
                 return false
             }
             // Last, as it reads the run: the end of the span (a vector search, `csimd_span_end`: byte by byte, the
-            // runs of the lines a CI capture prints were 6 % of its instructions), where a byte must follow, and the
+            // runs of the lines a CI capture prints were 3 % of its instructions), where a byte must follow, and the
             // positions from there.
             guard let span else { return true }
             let table = UnsafeRawPointer(span + 2).assumingMemoryBound(to: UInt8.self)

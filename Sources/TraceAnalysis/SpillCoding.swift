@@ -17,8 +17,8 @@ struct SpillEncoder: ~Copyable {
 
     mutating func int64(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
 
-    /// One byte for a value under 128 (counts, lines' small deltas, flags); a longer one is made in a word and
-    /// appended whole (one append per byte was a fifth of what a big input's spilling cost).
+    /// One byte for a value under 128 (counts, flags, small numbers); a longer one is written in place, in room
+    /// reserved for ten bytes (an array's append per byte was an eighth of what a big input's spilling cost).
     @inline(__always)
     mutating func uint(_ value: UInt64) {
         if value < 0x80 { return output.append(UInt8(truncatingIfNeeded: value)) }
