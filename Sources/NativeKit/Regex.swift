@@ -149,10 +149,10 @@ public final class Regex: @unchecked Sendable {
         @usableFromInline let literalCount: Int
         /// Whether `literal` holds the required byte (``requiredBytes``), which is then not looked for again.
         @usableFromInline let literalHoldsRequiredByte: Bool
-        /// For an anchored pattern that begins with a run of bytes of a set (``PatternShape/span``): that set's two
-        /// words, its table for `csimd_span_end` (16 bytes, two words), then `spanPositions` checks of the positions
-        /// from the run's end (``positionChecks(_:from:)``), interned as `leading` is. The first of those positions
-        /// holds none of the set.
+        /// For an anchored pattern that begins with a run of bytes of a set (``PatternShape/span``): that set as the
+        /// table `csimd_span_end` reads (16 bytes, two words), then `spanPositions` checks of the positions from the
+        /// run's end (``positionChecks(_:from:)``), interned as `leading` is. The first of those positions holds none
+        /// of the set.
         @usableFromInline let span: UnsafePointer<UInt64>?
         @usableFromInline let spanPositions: Int
 
@@ -205,14 +205,14 @@ public final class Regex: @unchecked Sendable {
                         guard let base = bytes.baseAddress else { return }
                         csimd_span_table(set.low, set.high, base.assumingMemoryBound(to: UInt8.self))
                     }
-                    span = [set.low, set.high] + table + Self.positionChecks(shape.leading, from: 0)
+                    span = table + Self.positionChecks(shape.leading, from: 0)
                 } else if let head = shape.leading.first {
                     first = (first.0 & head.low, first.1 & head.high)
                     leading = Self.positionChecks(shape.leading, from: 1)
                 }
             }
             self.span = span.isEmpty ? nil : ShapeStore.shared.intern(span)
-            spanPositions = max(0, span.count - 4) / 3
+            spanPositions = max(0, span.count - 2) / 3
             firstBytes = first
             self.leading = leading.isEmpty ? nil : ShapeStore.shared.intern(leading)
             leadingPositions = leading.count / 3
@@ -284,9 +284,9 @@ public final class Regex: @unchecked Sendable {
             // runs of the lines a CI capture prints were 3 % of its instructions), where a byte must follow, and the
             // positions from there.
             guard let span else { return true }
-            let table = UnsafeRawPointer(span + 2).assumingMemoryBound(to: UInt8.self)
+            let table = UnsafeRawPointer(span).assumingMemoryBound(to: UInt8.self)
             let index = start &+ csimd_span_end(base + start, count &- start, table)
-            return index < count && Self.passes(span + 4, count: spanPositions, base + index, rest: count &- index)
+            return index < count && Self.passes(span + 2, count: spanPositions, base + index, rest: count &- index)
         }
 
         /// The bytes byte `position` (1 or more) of a match may be as the checks of an anchored match's first
