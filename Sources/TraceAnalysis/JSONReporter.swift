@@ -115,11 +115,14 @@ public enum JSONReporter {
     }
 
     private static func msTable<E: JSONEmitter & ~Copyable>(
-        _ json: inout E, _ name: String, _ table: [String: Double]
+        _ json: inout E, _ name: StaticString, _ table: [String: Double]
     ) {
         json.key(name)
         json.beginObject()
-        for (app, ms) in table.sorted(by: { $0.key < $1.key }) { json.field(app, ms) }
+        for (app, ms) in table.sorted(by: { $0.key < $1.key }) {
+            json.key(named: app)
+            json.double(ms)
+        }
         json.endObject()
     }
 
@@ -241,7 +244,7 @@ public enum JSONReporter {
 
     /// `name: [item, …]`, calling `then` after each item.
     private static func array<E: JSONEmitter & ~Copyable, Items: Sequence>(
-        _ json: inout E, _ name: String, _ items: Items, _ write: (inout E, Items.Element) -> Void,
+        _ json: inout E, _ name: StaticString, _ items: Items, _ write: (inout E, Items.Element) -> Void,
         then: (inout E) throws -> Void
     ) rethrows {
         json.key(name)

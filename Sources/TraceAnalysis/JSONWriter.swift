@@ -10,8 +10,11 @@ protocol JSONEmitter: ~Copyable, SendableMetatype {
     /// Opens an array as the next value.
     mutating func beginArray()
     mutating func endArray()
-    /// The key of the next object member; its value follows.
-    mutating func key(_ name: String)
+    /// The key of the next object member, one of the report's own names (ASCII, nothing to escape); its value
+    /// follows.
+    mutating func key(_ name: StaticString)
+    /// A key made at run time (an app's name, a scenario's id), escaped as a string is.
+    mutating func key(named name: String)
     mutating func string(_ value: String)
     mutating func int(_ value: Int)
     /// Rounded to three decimals as `JSONValue.number` does; NaN and infinities are null.
@@ -24,40 +27,40 @@ protocol JSONEmitter: ~Copyable, SendableMetatype {
 
 /// Members in one call: `name: value`, null for a nil optional.
 extension JSONEmitter where Self: ~Copyable {
-    mutating func field(_ name: String, _ value: String) {
+    mutating func field(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
-    mutating func field(_ name: String, _ value: Int) {
+    mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
     }
 
-    mutating func field(_ name: String, _ value: Double) {
+    mutating func field(_ name: StaticString, _ value: Double) {
         key(name)
         double(value)
     }
 
-    mutating func field(_ name: String, _ value: Bool) {
+    mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
-    mutating func field(_ name: String, _ value: String?) { field(name, value) { $0.string($1) } }
-    mutating func field(_ name: String, _ value: Int?) { field(name, value) { $0.int($1) } }
-    mutating func field(_ name: String, _ value: Double?) { field(name, value) { $0.double($1) } }
-    mutating func field(_ name: String, _ value: Timestamp?) { field(name, value) { $0.timestamp($1) } }
+    mutating func field(_ name: StaticString, _ value: String?) { field(name, value) { $0.string($1) } }
+    mutating func field(_ name: StaticString, _ value: Int?) { field(name, value) { $0.int($1) } }
+    mutating func field(_ name: StaticString, _ value: Double?) { field(name, value) { $0.double($1) } }
+    mutating func field(_ name: StaticString, _ value: Timestamp?) { field(name, value) { $0.timestamp($1) } }
 
     /// `name: value` written by `write`, or `name: null`.
-    mutating func field<T>(_ name: String, _ value: T?, _ write: (inout Self, T) -> Void) {
+    mutating func field<T>(_ name: StaticString, _ value: T?, _ write: (inout Self, T) -> Void) {
         key(name)
         guard let value else { return null() }
         write(&self, value)
     }
 
     /// `name: [item, …]`, each item written by `write` (borrowed by index, not copied out by an iterator).
-    mutating func field<T>(_ name: String, array items: [T], _ write: (inout Self, T) -> Void) {
+    mutating func field<T>(_ name: StaticString, array items: [T], _ write: (inout Self, T) -> Void) {
         key(name)
         beginArray()
         for index in items.indices { write(&self, items[index]) }
@@ -65,10 +68,13 @@ extension JSONEmitter where Self: ~Copyable {
     }
 
     /// `name: {label: count, …}` in the order given.
-    mutating func field(_ name: String, counts: [(String, Int)]) {
+    mutating func field(_ name: StaticString, counts: [(String, Int)]) {
         key(name)
         beginObject()
-        for (label, count) in counts { field(label, count) }
+        for (label, count) in counts {
+            key(named: label)
+            int(count)
+        }
         endObject()
     }
 }
@@ -134,7 +140,26 @@ struct JSONWriter: JSONEmitter, ~Copyable {
     mutating func beginArray() { open(UInt8(ascii: "[")) }
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    mutating func key(_ name: String) {
+    /// The name's bytes are stored without the escape check a string's get (`assert`ed in debug builds): a key is
+    /// about a third of the report's pieces, and with the literal's length known where it is inlined, its copy is
+    /// a few moves.
+    @inline(__always)
+    mutating func key(_ name: StaticString) {
+        name.withUTF8Buffer { utf8 in
+            assert(utf8.allSatisfy { (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }, "\(name) needs escapes")
+            let count = utf8.count
+            let text = startElement(at: output.reserve(separatorCapacity &+ count &+ 4))
+            text[0] = UInt8(ascii: "\"")
+            if let start = utf8.baseAddress { (text + 1).update(from: start, count: count) }
+            text[count &+ 1] = UInt8(ascii: "\"")
+            text[count &+ 2] = UInt8(ascii: ":")
+            text[count &+ 3] = UInt8(ascii: " ")
+            output.commit(count &+ (pretty ? 4 : 3))
+        }
+        afterKey = true
+    }
+
+    mutating func key(named name: String) {
         Self.withUTF8(name) { appendQuoted($0, isKey: true) }
         afterKey = true
     }
@@ -486,7 +511,8 @@ struct JSONTreeBuilder: JSONEmitter {
     mutating func beginArray() { open.append(Open(key: takeKey(), isObject: false)) }
     mutating func endObject() { close() }
     mutating func endArray() { close() }
-    mutating func key(_ name: String) { pendingKey = name }
+    mutating func key(_ name: StaticString) { pendingKey = name.description }
+    mutating func key(named name: String) { pendingKey = name }
     mutating func string(_ value: String) { add(.string(value), key: takeKey()) }
     mutating func int(_ value: Int) { add(.int(value), key: takeKey()) }
     mutating func double(_ value: Double) { add(.double(value), key: takeKey()) }

@@ -19,7 +19,7 @@ public enum LiveJSONReporter {
         json.field("elapsedMs", finding.elapsedMs)
         switch finding.kind {
         case .finding(let subject):
-            json.key(subject.typeName)
+            json.key(named: subject.typeName)
             self.subject(&json, subject)
         case .correction(let previous, let current):
             json.field("finding", previous.typeName)

@@ -21,7 +21,7 @@ struct JSONWriterTests {
         case .object(let members):
             json.beginObject()
             for (key, member) in members {
-                json.key(key)
+                json.key(named: key)
                 emit(member, into: &json)
             }
             json.endObject()
@@ -142,6 +142,41 @@ struct JSONWriterTests {
         var deep = JSONValue.string("bottom")
         for level in 0..<45 { deep = .object([("level \(level)", deep), ("x", .int(level))]) }
         Self.expectSameText(deep)
+    }
+
+    /// A key given as a literal (`key(_: StaticString)`, stored without the escape check) is written as the same
+    /// name given at run time: first and later members, at the top and nested 20 levels deep (past the two words of
+    /// indentation stored unconditionally), short and long names, pretty and compact; and in a tree.
+    @Test func literalKeysAreWrittenAsKeysNamedAtRunTime() {
+        func object<E: JSONEmitter & ~Copyable>(_ json: inout E, depth: Int, literal: Bool) {
+            json.beginObject()
+            if literal {
+                json.key("a")
+                json.int(depth)
+                json.key("launchesOverBudget")
+            } else {
+                json.key(named: "a")
+                json.int(depth)
+                json.key(named: "launchesOverBudget")
+            }
+            if depth == 0 { json.null() } else { object(&json, depth: depth - 1, literal: literal) }
+            json.endObject()
+        }
+        for pretty in [true, false] {
+            var literal = JSONWriter(pretty: pretty)
+            var named = JSONWriter(pretty: pretty)
+            object(&literal, depth: 20, literal: true)
+            object(&named, depth: 20, literal: false)
+            #expect(literal.bytes == named.bytes)
+            #expect(literal.bytes.count > 20 * 25)
+        }
+        var tree = JSONTreeBuilder()
+        object(&tree, depth: 1, literal: true)
+        #expect(
+            tree.value
+                == .object([
+                    ("a", .int(1)), ("launchesOverBudget", .object([("a", .int(0)), ("launchesOverBudget", .null)])),
+                ]))
     }
 
     /// Emptying a writer keeps writing at the start of its room.
