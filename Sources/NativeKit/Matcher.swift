@@ -172,4 +172,19 @@ public final class Matcher {
         let length = Int((pointer - 1).pointee)
         return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
     }
+
+    /// ``mark`` read as a decimal number (`(*MARK:12)`), without making a String; nil when there is no mark or it
+    /// is not one to eighteen ASCII digits.
+    public var markNumber: Int? {
+        guard let pointer = pcre2_get_mark_8(matchData) else { return nil }
+        let length = Int((pointer - 1).pointee)
+        guard (1...18).contains(length) else { return nil }
+        var value = 0
+        for index in 0..<length {
+            let digit = pointer[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int(digit)
+        }
+        return value
+    }
 }

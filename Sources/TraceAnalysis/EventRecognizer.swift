@@ -339,8 +339,8 @@ public final class EventRecognizer {
 
     @inline(__always)
     private static func search(_ matcher: Matcher, _ message: UnsafeRawBufferPointer) -> Int? {
-        guard (try? matcher.matches(message)) == true, let mark = matcher.mark else { return nil }
-        return Int(mark)
+        guard (try? matcher.matches(message)) == true else { return nil }
+        return matcher.markNumber
     }
 
     /// The event of the entry at `index`.

@@ -144,6 +144,13 @@ struct RegexTests {
         #expect(matcher.mark == "1")
         #expect(try matcher.matches("Foo"))
         #expect(matcher.mark == "0")
+        #expect(matcher.markNumber == 0)
+        let numbered = Matcher(try Regex("a(*MARK:123456789012345678)|b(*MARK:1234567890123456789)|c(*MARK:7x)|d"))
+        #expect(try numbered.matches("a") && numbered.markNumber == 123_456_789_012_345_678)
+        #expect(try numbered.matches("b") && numbered.markNumber == nil)  // nineteen digits: not read
+        #expect(try numbered.matches("c") && numbered.mark == "7x" && numbered.markNumber == nil)
+        #expect(try numbered.matches("d") && numbered.mark == nil && numbered.markNumber == nil)
+        #expect(try !numbered.matches("e"))
     }
 
     @Test func jitIsUsed() throws {
