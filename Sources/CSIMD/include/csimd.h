@@ -22,6 +22,12 @@ typedef struct {
     /// The same tables twice over (both 128-bit lanes of an AVX2 register), low then high: loaded as they are on
     /// every call instead of being broadcast and spilled to the stack.
     uint8_t wide[2 * CSIMD_POSITIONS][32];
+    /// Per position, the buckets a byte's low seven bits allow there, looked up whole (AVX-512 VBMI's `vpermi2b`,
+    /// `csimd_scan` only): a letter's two cases, and a non-letter with and without bit 5, as the nibble tables
+    /// accept them, but without the pairs of nibbles no literal has together. A byte of 0x80 or more reads as its
+    /// low seven bits: a position past a literal's end accepts every entry, and one inside it no such byte
+    /// (literal bytes of 0x80 or more are entered as their low seven bits, so they are accepted too).
+    uint8_t exact[CSIMD_POSITIONS][128];
     /// Every literal's bytes, lowercased (A–Z only), one after another: literal k is
     /// `bytes[offsets[k]..<offsets[k + 1]]`.
     const uint8_t *bytes;
