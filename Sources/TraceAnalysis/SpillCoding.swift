@@ -251,7 +251,14 @@ extension SpillEncoder {
         timestamp(value.start)
         timestamp(value.end)
         `enum`(value.confidence)
-        array(value.causes) { $0.string($1) }
+        // Nearly every episode's causes are its scenario's own list (one shared array): a 0 says so, and it is
+        // shared again when read; any other list is written with its count plus one.
+        if value.causes == value.scenario.causes {
+            uint(0)
+        } else {
+            uint(UInt64(value.causes.count) + 1)
+            for cause in value.causes { string(cause) }
+        }
         string(value.evidence)
         double(value.durationMs)
         string(value.scene)
@@ -390,10 +397,21 @@ extension SpillDecoder {
     }
 
     mutating func episode() -> Episode {
-        Episode(
-            scenario: `enum`(), startLine: int(), endLine: int(), start: optionalTimestamp(), end: optionalTimestamp(),
-            confidence: `enum`(), causes: array { $0.string() }, evidence: string(), durationMs: optionalDouble(),
+        let scenario: Scenario = `enum`()
+        return Episode(
+            scenario: scenario, startLine: int(), endLine: int(), start: optionalTimestamp(), end: optionalTimestamp(),
+            confidence: `enum`(), causes: causes(of: scenario), evidence: string(), durationMs: optionalDouble(),
             scene: optionalString(), budgetMs: optionalDouble(), overBudget: bool())
+    }
+
+    /// An episode's causes as ``SpillEncoder/episode(_:)`` wrote them: its scenario's shared list, or its own.
+    private mutating func causes(of scenario: Scenario) -> [String] {
+        let count = Int(uint())
+        guard count > 0 else { return scenario.causes }
+        var causes: [String] = []
+        causes.reserveCapacity(count - 1)
+        for _ in 1..<count { causes.append(string()) }
+        return causes
     }
 
     /// The counts ``SpillEncoder/counts(_:)`` wrote.

@@ -106,6 +106,35 @@ struct SpillTests {
         }
     }
 
+    /// An episode's causes come back as written: its scenario's own list is read back as that same shared array
+    /// (not a copy per episode), any other list (AppKit's interruption causes, an empty one, one that starts like
+    /// the scenario's) as itself.
+    @Test func anEpisodesCausesRoundTripSharedOrNot() {
+        let lists: [(Scenario, [String])] = [
+            (.enterBackground, Scenario.enterBackground.causes), (.interruption, Scenario.appKitInterruptionCauses),
+            (.launch, []), (.memoryWarning, Scenario.memoryWarning.causes + ["more"]),
+            (.interruption, Array(Scenario.interruption.causes.dropLast())),
+        ]
+        var encoder = SpillEncoder()
+        for (scenario, causes) in lists {
+            encoder.episode(
+                Episode(
+                    scenario: scenario, startLine: 1, endLine: 2, start: nil, end: nil, confidence: .high,
+                    causes: causes, evidence: "e", durationMs: nil))
+        }
+        var decoder = SpillDecoder(encoder.bytes)
+        for (scenario, causes) in lists {
+            let episode = decoder.episode()
+            #expect(episode.scenario == scenario && episode.causes == causes && episode.evidence == "e")
+        }
+        #expect(decoder.isAtEnd)
+        var again = SpillDecoder(encoder.bytes)
+        let shared = again.episode().causes
+        #expect(
+            shared.withUnsafeBufferPointer { $0.baseAddress }
+                == Scenario.enterBackground.causes.withUnsafeBufferPointer { $0.baseAddress })
+    }
+
     /// A report written among a big input's, its episodes, violations and events all in memory (a process of a few,
     /// as most are), goes with what the summaries count of them, and they go to the file as segments of their own:
     /// the report's own bytes hold none of them (a summary's pass reads those bytes and decodes no item), and a
