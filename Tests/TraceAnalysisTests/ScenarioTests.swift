@@ -19,6 +19,19 @@ struct ScenarioTests {
         }
     }
 
+    /// Each scenario has its own causes (looked up by the case's tag), one array shared by every episode.
+    @Test func eachScenarioHasItsOwnSharedCauses() {
+        #expect(Scenario.launch.causes == ["user tapped the icon (cold or warm: text logs cannot tell)"])
+        #expect(Scenario.unresolvedInterruption.causes == ["capture stopped during an interruption"])
+        #expect(Scenario.enterBackground.causes.first == "Home button or swipe up")
+        #expect(Scenario.allCases.allSatisfy { !$0.causes.isEmpty })
+        #expect(Set(Scenario.allCases.map(\.causes)).count == Scenario.allCases.count)
+        for scenario in Scenario.allCases {
+            let (a, b) = (scenario.causes, scenario.causes)
+            #expect(a.withUnsafeBufferPointer { $0.baseAddress } == b.withUnsafeBufferPointer { $0.baseAddress })
+        }
+    }
+
     @Test func gapThresholdIsConfigurable() throws {
         let capture = ExampleCapture(
             """
