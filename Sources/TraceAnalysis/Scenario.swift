@@ -39,14 +39,14 @@ public enum Scenario: String, Sendable, Codable, CaseIterable {
 
     /// What the user (or the system) probably did; the log cannot always tell these apart. One shared array per
     /// scenario, so the episodes of a long capture do not each hold a copy.
-    public var causes: [String] { Self.causesByTag[Int(withUnsafeBytes(of: self) { $0[0] })] }
+    public var causes: [String] { Self.causesByTag[Int(caseTag(self))] }
 
     /// The lists by the tag the compiler stores for each case (a case is one byte): looked up without hashing, as
     /// a dictionary keyed by the case hashed its raw value, a string, at every episode made, spilled and read back.
     private static let causesByTag: [[String]] = {
         precondition(MemoryLayout<Scenario>.size == 1, "Scenario is not stored as one byte")
         var lists = [[String]](repeating: [], count: 256)
-        for scenario in allCases { lists[Int(withUnsafeBytes(of: scenario) { $0[0] })] = scenario.describedCauses }
+        for scenario in allCases { lists[Int(caseTag(scenario))] = scenario.describedCauses }
         return lists
     }()
 

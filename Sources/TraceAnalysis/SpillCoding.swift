@@ -181,7 +181,7 @@ protocol SpillCodableEnum {
 extension SpillCodableEnum {
     /// The tag of `value`: a payload-free enum of 2 to 256 cases is stored as one byte.
     @inline(__always)
-    static func spillTag(_ value: Self) -> UInt8 { withUnsafeBytes(of: value) { $0[0] } }
+    static func spillTag(_ value: Self) -> UInt8 { caseTag(value) }
 
     /// The table of `cases`, every case of the enum.
     static func makeSpillTable(_ cases: [Self]) -> [Self?] {

@@ -32,6 +32,29 @@ struct ScenarioTests {
         }
     }
 
+    /// The enums that compare and hash their case's tag (`CaseTag.swift`) instead of their raw value: equal exactly
+    /// when the raw values are, one tag per case, and sets and dictionaries of every case find each once.
+    @Test func enumsComparedByTagAgreeWithTheirRawValues() {
+        func check<T: CaseIterable & Hashable & RawRepresentable>(_: T.Type) where T.RawValue == String {
+            let cases = Array(T.allCases)
+            #expect(MemoryLayout<T>.size == 1)
+            #expect(Set(cases.map(caseTag)).count == cases.count, "\(T.self)")
+            for a in cases {
+                for b in cases { #expect((a == b) == (a.rawValue == b.rawValue), "\(a) \(b)") }
+                #expect(a.hashValue == T(rawValue: a.rawValue)?.hashValue)
+            }
+            let set = Set(cases)
+            var counts: [T: Int] = [:]
+            for (index, value) in cases.enumerated() { counts[value, default: 0] += index + 1 }
+            #expect(set.count == cases.count && cases.allSatisfy { set.contains($0) })
+            #expect(cases.enumerated().allSatisfy { counts[$0.element] == $0.offset + 1 })
+        }
+        check(Scenario.self)
+        check(ViolationRule.self)
+        check(LifecycleEvent.self)
+        check(AppState.self)
+    }
+
     @Test func gapThresholdIsConfigurable() throws {
         let capture = ExampleCapture(
             """
