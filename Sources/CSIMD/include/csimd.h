@@ -24,9 +24,10 @@ typedef struct {
     uint8_t wide[2 * CSIMD_POSITIONS][32];
     /// Per position, the buckets a byte's low seven bits allow there, looked up whole (AVX-512 VBMI's `vpermi2b`,
     /// `csimd_scan` only): a letter's two cases, and a non-letter with and without bit 5, as the nibble tables
-    /// accept them, but without the pairs of nibbles no literal has together. A byte of 0x80 or more reads as its
-    /// low seven bits: a position past a literal's end accepts every entry, and one inside it no such byte
-    /// (literal bytes of 0x80 or more are entered as their low seven bits, so they are accepted too).
+    /// accept them, but without the pairs of nibbles no literal has together. A byte of 0x80 or more is looked up
+    /// by its low seven bits, which may let through a position that begins no literal (every mark is checked
+    /// later), never the other way round: a literal's bytes are entered by their low seven bits, and a position
+    /// past a literal's end accepts every entry.
     uint8_t exact[CSIMD_POSITIONS][128];
     /// Every literal's bytes, lowercased (A–Z only), one after another: literal k is
     /// `bytes[offsets[k]..<offsets[k + 1]]`.
