@@ -97,7 +97,9 @@ void csimd_span_table(uint64_t low, uint64_t high, uint8_t table[16]);
 /// `csimd_byte_marks`), and in `candidates` every position where a literal of `set` can begin, by the vector filter
 /// alone (each position where one does begin is marked; most marked ones are not verified here). Bit p of word
 /// p / 64, bits past `count` clear; both bitmaps hold (count + 63) / 64 words. Reads up to `CSIMD_SCAN_PADDING`
-/// bytes past `count`, which must be readable. With AVX-512 (level 2) 64 positions per step.
+/// bytes past `count`, which must be readable. With AVX-512 (level 2) 64 positions per step, each byte's buckets
+/// looked up whole in the `exact` tables where the processor also has VBMI (`CSIMD_NO_VBMI` in the environment keeps
+/// the nibble tables: the C harness checks both), else through the nibble tables.
 void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates);
 
