@@ -218,6 +218,9 @@ public final class EventRecognizer {
     private let details: LazyMatchers
     private let sceneIdentity: Matcher
     private let appKit: [Bool]
+    /// The entry each recently searched message meant (-1: none): a capture's lifecycle messages are a few dozen
+    /// strings, each searched again thousands of times. Cleared when a pattern gives up (``search(_:_:)``).
+    private let memo = ByteMemo()
 
     /// How a scene's identity shows in a message: the scene delegate or the window scene printed with its
     /// address (`<App.SceneDelegate: 0x600003f6cc40>`, `<UIWindowScene: 0x14cc2f9e0; …>`), or its
@@ -280,7 +283,19 @@ public final class EventRecognizer {
     public func entryIndex(_ message: UnsafeRawBufferPointer, marks: LiteralSearch.Marks? = nil) -> Int? {
         // Most messages hold no keyword, and most of those have none of their positions marked: two loads.
         if needsMarkedKeyword, let marks, marks.noneMarked(in: message) { return nil }
-        return searchedEntryIndex(message, marks: marks)
+        return memoizedEntryIndex(message, marks: marks)
+    }
+
+    /// ``searchedEntryIndex(_:marks:)`` through ``memo``: the answer depends on the message alone while no pattern
+    /// gives up (one that does is not kept, and clears what was).
+    @inline(never)
+    private func memoizedEntryIndex(_ message: UnsafeRawBufferPointer, marks: LiteralSearch.Marks?) -> Int? {
+        let hash = ByteMemo.hash(message)
+        if let answer = memo.answer(for: message, hash: hash) { return answer < 0 ? nil : Int(answer) }
+        let generation = memo.generation
+        let entry = searchedEntryIndex(message, marks: marks)
+        memo.store(message, hash: hash, answer: entry.map { Int32($0) } ?? -1, generation: generation)
+        return entry
     }
 
     /// ``entryIndex(_:marks:)`` past the marks.
@@ -289,7 +304,7 @@ public final class EventRecognizer {
         // One search, and no state made for the loop over keywords when it finds none.
         guard let first = findKeyword(in: message, from: 0, marks: marks) else {
             guard let unfiltered else { return nil }
-            return Self.search(unfiltered, message)
+            return search(unfiltered, message)
         }
         return entryIndex(message, first: first, marks: marks)
     }
@@ -314,11 +329,11 @@ public final class EventRecognizer {
                 if triedBeyond == nil { triedBeyond = [] }  // made only for a vocabulary of more than 64 keywords
                 isNew = triedBeyond?.insert(group).inserted ?? true
             }
-            if isNew, let entry = Self.search(groups[group], message) { return entry }
+            if isNew, let entry = search(groups[group], message) { return entry }
             guard let next = findKeyword(in: message, from: position + 1, marks: marks) else { break }
             (group, position) = next
         }
-        if let unfiltered { return Self.search(unfiltered, message) }
+        if let unfiltered { return search(unfiltered, message) }
         return nil
     }
 
@@ -337,9 +352,17 @@ public final class EventRecognizer {
         return found.map { ($0.literal, $0.position) }
     }
 
+    /// The entry `matcher` (a group's alternation) finds in `message`, or nil; a search that gives up (a PCRE2
+    /// limit) finds none, and clears ``memo``: the pattern may be retired now (``Matcher``), so that the answers
+    /// kept may no longer be the ones a search would give.
     @inline(__always)
-    private static func search(_ matcher: Matcher, _ message: UnsafeRawBufferPointer) -> Int? {
-        guard (try? matcher.matches(message)) == true else { return nil }
+    private func search(_ matcher: Matcher, _ message: UnsafeRawBufferPointer) -> Int? {
+        do {
+            guard try matcher.matches(message) else { return nil }
+        } catch {
+            memo.clear()
+            return nil
+        }
         return matcher.markNumber
     }
 

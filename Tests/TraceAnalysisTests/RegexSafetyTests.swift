@@ -89,6 +89,32 @@ struct RegexSafetyTests {
         #expect(input.patternFailures.first?.firstLine == 2)
     }
 
+    /// A recogniser keeps the entry each message meant (``ByteMemo``), but not past a give-up: once the entry's
+    /// group has given up often enough to be retired, a message it recognised before means nothing, as it would
+    /// to a recogniser that never kept it.
+    @Test func aRetiredVocabularyGroupIsNotAnsweredFromTheMemo() throws {
+        let entry = VocabularyEntry(
+            id: "journal-closed", event: .didEnterBackground, pattern: #"journal (?:\w+\s?)+: closed (?<name>\w+)"#,
+            keywords: ["journal"], examples: ["journal entry: closed Notes"], userDefined: true)
+        let compiled = try EventRecognizer.Compiled(Vocabulary(entries: Vocabulary.builtin.entries + [entry]))
+        let log = MatchFailureLog()
+        let recognizer = EventRecognizer(compiled: compiled, failureLog: log)
+        let short = "journal entry: closed Notes"
+        let runaway = "journal " + String(repeating: "word ", count: 2_000)
+        for _ in 0..<3 { #expect(recognizer.recognize(short)?.entryID == "journal-closed") }
+        for index in 0..<Matcher.Limits().failures {
+            log.line = index + 1
+            #expect(recognizer.recognize(runaway) == nil)
+            // Until it retires, the group still answers; a give-up forgot what it had answered.
+            if index + 1 < Matcher.Limits().failures {
+                #expect(recognizer.recognize(short)?.entryID == "journal-closed")
+            }
+        }
+        #expect(log.failures.first?.retiredAfterLine == Matcher.Limits().failures)
+        #expect(recognizer.recognize(short) == nil)
+        #expect(recognizer.recognize("applicationDidBecomeActive")?.event == .didBecomeActive)
+    }
+
     /// Long runs of what the built-in prefixes start with: `> ` quoting overflowed the JIT stack when its run was
     /// greedy, and `grep -n`'s file-name part was quadratic on a long line without a colon.
     @Test func theBuiltInPrefixesDoNotGiveUpOnLongRuns() throws {

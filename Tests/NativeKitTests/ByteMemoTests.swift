@@ -1,0 +1,87 @@
+import NativeKit
+import Testing
+
+@Suite("Byte memo")
+struct ByteMemoTests {
+    private static func with<T>(_ text: String, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        var copy = text
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func answer(_ memo: ByteMemo, _ text: String) -> Int32? {
+        with(text) { memo.answer(for: $0, hash: ByteMemo.hash($0)) }
+    }
+
+    private static func store(_ memo: ByteMemo, _ text: String, _ answer: Int32, generation: Int? = nil) {
+        let generation = generation ?? memo.generation
+        with(text) { memo.store($0, hash: ByteMemo.hash($0), answer: answer, generation: generation) }
+    }
+
+    @Test func keepsAnswersForTheSameBytesOnly() {
+        let memo = ByteMemo()
+        #expect(Self.answer(memo, "applicationDidBecomeActive:") == nil)
+        Self.store(memo, "applicationDidBecomeActive:", 7)
+        Self.store(memo, "Received memory warning.", -1)
+        Self.store(memo, "", 3)
+        #expect(Self.answer(memo, "applicationDidBecomeActive:") == 7)
+        #expect(Self.answer(memo, "Received memory warning.") == -1)
+        #expect(Self.answer(memo, "") == 3)
+        // A string one byte longer or shorter, or one byte different, is another string.
+        #expect(Self.answer(memo, "applicationDidBecomeActive") == nil)
+        #expect(Self.answer(memo, "applicationDidBecomeActive:x") == nil)
+        #expect(Self.answer(memo, "applicationDidBecomeActivf:") == nil)
+    }
+
+    /// Strings that share a slot replace one another; the bytes are compared, not only the hash.
+    @Test func aSlotHoldsTheLastStringStoredInIt() {
+        let memo = ByteMemo()
+        var bySlot: [UInt64: [String]] = [:]
+        for index in 0..<2_000 {
+            let text = "message \(index)"
+            bySlot[Self.with(text) { ByteMemo.hash($0) } >> 56, default: []].append(text)
+        }
+        let (first, second) = try! #require(bySlot.values.first { $0.count >= 2 }.map { ($0[0], $0[1]) })
+        Self.store(memo, first, 1)
+        Self.store(memo, second, 2)
+        #expect(Self.answer(memo, first) == nil)
+        #expect(Self.answer(memo, second) == 2)
+        // The same hash with other bytes: no answer.
+        let hash = Self.with(second) { ByteMemo.hash($0) }
+        #expect(Self.with("another message") { memo.answer(for: $0, hash: hash) } == nil)
+    }
+
+    @Test func hashesDependOnEveryByteAndTheLength() {
+        let texts = [
+            "", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnoq",
+            "bbcdefghijklmnop", String(repeating: "x", count: 200), String(repeating: "x", count: 201),
+        ]
+        let hashes = texts.map { Self.with($0) { ByteMemo.hash($0) } }
+        #expect(Set(hashes).count == texts.count)
+        #expect(hashes.allSatisfy { $0 & 1 == 1 })
+        #expect(Self.with("abcdefghi") { ByteMemo.hash($0) } == hashes[5])
+    }
+
+    @Test func longStringsAreNotKept() {
+        let memo = ByteMemo()
+        let longest = String(repeating: "k", count: ByteMemo.longest)
+        let longer = longest + "k"
+        Self.store(memo, longest, 5)
+        Self.store(memo, longer, 6)
+        #expect(Self.answer(memo, longest) == 5)
+        #expect(Self.answer(memo, longer) == nil)
+    }
+
+    /// A clearing between the lookup that missed and the store drops the answer; one before the lookup does not.
+    @Test func clearingForgetsAndRefusesAnswersFromBeforeIt() {
+        let memo = ByteMemo()
+        Self.store(memo, "kept", 1)
+        let before = memo.generation
+        memo.clear()
+        #expect(memo.generation == before + 1)
+        #expect(Self.answer(memo, "kept") == nil)
+        Self.store(memo, "late", 2, generation: before)
+        #expect(Self.answer(memo, "late") == nil)
+        Self.store(memo, "late", 2)
+        #expect(Self.answer(memo, "late") == 2)
+    }
+}
