@@ -241,8 +241,27 @@ static inline __attribute__((always_inline)) run_marks run_marks_from(
     return (run_marks){marks, end, word, start < end ? marks[word] & (~0ull << (start & 63)) : 0};
 }
 
-/// The next marked position, or the end when there is none.
+/// The next marked position, or the end when there is none. While the word after the current one is before the end,
+/// the current word's bits and the next three words are taken together, the first of them with a mark chosen
+/// without a branch: a line's LF is in the same word or one, two or three words on, as the line's length has it, and
+/// a loop over the words mispredicted its exit about once a line (a bitmap holds three words past the word of the
+/// end's last byte, `LiteralSearch.Marks.words(for:)`: their bits, as any past the end, are not taken).
 static inline __attribute__((always_inline)) size_t run_next_mark(run_marks *marks) {
+    if (((marks->word + 1) << 6) < marks->end) {
+        const uint64_t *const at = marks->marks + marks->word;
+        const uint64_t b0 = marks->bits, b1 = at[1], b2 = at[2], b3 = at[3];
+        const uint64_t bits = b0 ? b0 : b1 ? b1 : b2 ? b2 : b3;
+        const size_t word = marks->word + (b0 ? 0 : b1 ? 1 : b2 ? 2 : 3);
+        if (bits) {
+            const size_t position = (word << 6) | (size_t)__builtin_ctzll(bits);
+            if (position >= marks->end) return marks->end;
+            marks->word = word;
+            marks->bits = bits & (bits - 1);
+            return position;
+        }
+        marks->word = word;  // three words on, none marked: the loop goes on from there
+        marks->bits = 0;
+    }
     while (marks->bits == 0) {
         if (((marks->word + 1) << 6) >= marks->end) return marks->end;
         marks->bits = marks->marks[++marks->word];
@@ -252,12 +271,40 @@ static inline __attribute__((always_inline)) size_t run_next_mark(run_marks *mar
     return position < marks->end ? position : marks->end;
 }
 
+/// Whether `candidates` marks a position from `from` to before `end` (`from` < `end`): with exact marks
+/// (`csimd_verify_marks`), whether a keyword begins there. A range within four words (any of up to 193 positions) is
+/// tested without a branch, its words masked to it (three words past the word of `end - 1` are there to be read, as
+/// in `run_next_mark`); a longer one word by word. (Unmasked, the words after the range are marked too often: the
+/// next line's header holds a keyword's first bytes in many a process's name.)
+static inline __attribute__((always_inline)) int run_any_mark(const uint64_t *candidates, size_t from, size_t end) {
+    size_t word = from >> 6;
+    const size_t last = (end - 1) >> 6;
+    const uint64_t first_mask = ~0ull << (from & 63), last_mask = ~0ull >> (63 - ((end - 1) & 63));
+    const size_t span = last - word;
+    if (span < 4) {
+        const uint64_t *const at = candidates + word;
+        const uint64_t any = (at[0] & first_mask & (span == 0 ? last_mask : ~0ull)) |
+                             (at[1] & (span > 1 ? ~0ull : span == 1 ? last_mask : 0)) |
+                             (at[2] & (span > 2 ? ~0ull : span == 2 ? last_mask : 0)) |
+                             (at[3] & (span == 3 ? last_mask : 0));
+        return any != 0;
+    }
+    uint64_t bits = candidates[word] & first_mask;
+    while (word < last) {
+        if (bits) return 1;
+        bits = candidates[++word];
+    }
+    return (bits & last_mask) != 0;
+}
+
 /// Whether a literal of `keywords` begins at a position of `message[0..<count]` that `candidates` marks (bit
 /// `offset + p` for position p), as the line-by-line path's keyword search would find it.
 static inline __attribute__((always_inline)) int run_has_keyword(
     const csimd_literals *keywords, const uint8_t *message, size_t count, const uint64_t *candidates, size_t offset) {
     if (count < 3) return 0;
     const size_t end = offset + count - 2;
+    // Most messages have no position marked: told without a branch on each word (`run_any_mark`).
+    if (!run_any_mark(candidates, offset, end)) return 0;
     size_t word = offset >> 6;
     uint64_t bits = candidates[word] & (~0ull << (offset & 63));
     for (;;) {
@@ -270,19 +317,6 @@ static inline __attribute__((always_inline)) int run_has_keyword(
         bits &= bits - 1;
         if (csimd_verify(keywords, message, count, position - offset, 0xFF, 1) >= 0) return 1;
     }
-}
-
-/// Whether `candidates` marks a position from `from` to before `end` (`from` < `end`): with exact marks
-/// (`csimd_verify_marks`), whether a keyword begins there.
-static inline int run_any_mark(const uint64_t *candidates, size_t from, size_t end) {
-    size_t word = from >> 6;
-    const size_t last = (end - 1) >> 6;
-    uint64_t bits = candidates[word] & (~0ull << (from & 63));
-    while (word < last) {
-        if (bits) return 1;
-        bits = candidates[++word];
-    }
-    return (bits & (~0ull >> (63 - ((end - 1) & 63)))) != 0;
 }
 
 /// The next line of a run, which begins at `bytes + position`: when it ends (LF, `*lf`, from `feeds`) before `end`,
