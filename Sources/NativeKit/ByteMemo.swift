@@ -26,11 +26,11 @@ public final class ByteMemo {
     public static let slots = 256
 
     /// Per slot: hash (0 for an empty slot), length, answer, as three words.
-    private let heads: UnsafeMutablePointer<UInt64>
+    @usableFromInline let heads: UnsafeMutablePointer<UInt64>
     /// Per slot, ``longest`` bytes.
-    private let bytes: UnsafeMutableRawPointer
+    @usableFromInline let bytes: UnsafeMutableRawPointer
     /// Moved on by every ``clear()``.
-    private let clears: UnsafeMutablePointer<Int>
+    @usableFromInline let clears: UnsafeMutablePointer<Int>
 
     public init() {
         heads = .allocate(capacity: 3 * Self.slots)
@@ -47,7 +47,7 @@ public final class ByteMemo {
     }
 
     /// How many times the memo was cleared: read before a lookup that misses, handed to the store after.
-    @inline(__always)
+    @inlinable
     public var generation: Int { clears.pointee }
 
     /// Forgets every answer.
@@ -56,39 +56,39 @@ public final class ByteMemo {
         clears.pointee &+= 1
     }
 
-    /// The hash of `string` (never 0): its words multiplied and folded, with its length.
-    @inline(__always)
+    /// The hash of `string` (never 0), from its length and three of its words (the first eight bytes, the last
+    /// eight and eight from the middle; a shorter string's bytes one by one): a constant cost whatever the length,
+    /// where strings that share those bytes and their length only share a slot (the bytes are compared whole).
+    @inlinable
     public static func hash(_ string: UnsafeRawBufferPointer) -> UInt64 {
         let count = string.count
-        guard let base = string.baseAddress else { return 1 }
         var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-        var offset = 0
-        while offset &+ 8 <= count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 31
-            offset &+= 8
-        }
-        if offset < count {
-            // The last bytes: the last eight of the string when it has that many (overlapping the word before),
-            // else byte by byte.
+        guard let base = string.baseAddress, count >= 8 else {
             var word: UInt64 = 0
-            if count >= 8 {
-                word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-            } else {
-                for index in offset..<count { word = word << 8 | UInt64(string[index]) }
-            }
-            hash = (hash ^ word) &* 0x94D0_49BB_1331_11EB
-            hash ^= hash >> 29
+            for byte in string { word = word << 8 | UInt64(byte) }
+            return mix(hash ^ word, 0) | 1
         }
-        return hash | 1
+        @inline(__always) func word(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+        hash = mix(hash ^ word(0), word((count &- 8) >> 1))
+        return mix(hash, word(count &- 8)) | 1
     }
 
-    @inline(__always)
-    private static func slot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 56) & (slots &- 1) }
+    /// `hash` and `word` stirred together (multiplications and shifts of SplitMix64's finaliser).
+    @inlinable @inline(__always)
+    static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        var mixed = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+        mixed ^= mixed >> 31
+        mixed = mixed &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 29)
+    }
+
+    @inlinable @inline(__always)
+    static func slot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 56) & (slots &- 1) }
 
     /// The answer kept for `string` (whose ``hash(_:)`` is `hash`), or nil when none is.
-    @inline(__always)
+    @inlinable
     public func answer(for string: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
         let slot = Self.slot(hash)
         let head = heads + 3 &* slot
@@ -100,7 +100,7 @@ public final class ByteMemo {
 
     /// Keeps `answer` for `string` (whose hash is `hash`) in its slot, in place of what was there, when `string`
     /// is no longer than ``longest`` and the memo was not cleared since `generation` was read.
-    @inline(__always)
+    @inlinable
     public func store(_ string: UnsafeRawBufferPointer, hash: UInt64, answer: Int32, generation: Int) {
         guard string.count <= Self.longest, generation == clears.pointee else { return }
         let slot = Self.slot(hash)

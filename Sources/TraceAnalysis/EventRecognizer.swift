@@ -290,6 +290,8 @@ public final class EventRecognizer {
     /// gives up (one that does is not kept, and clears what was).
     @inline(never)
     private func memoizedEntryIndex(_ message: UnsafeRawBufferPointer, marks: LiteralSearch.Marks?) -> Int? {
+        // A message too long to be kept is not hashed either (a capture's noise can hold thousands of bytes).
+        guard message.count <= ByteMemo.longest else { return searchedEntryIndex(message, marks: marks) }
         let hash = ByteMemo.hash(message)
         if let answer = memo.answer(for: message, hash: hash) { return answer < 0 ? nil : Int(answer) }
         let generation = memo.generation

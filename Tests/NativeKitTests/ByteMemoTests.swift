@@ -50,15 +50,26 @@ struct ByteMemoTests {
         #expect(Self.with("another message") { memo.answer(for: $0, hash: hash) } == nil)
     }
 
-    @Test func hashesDependOnEveryByteAndTheLength() {
+    /// The hash reads the length and three words (the first, the middle and the last eight bytes): strings that
+    /// differ only elsewhere share a hash, and the memo still tells them apart by their bytes.
+    @Test func hashesReadTheLengthAndThreeWords() {
         let texts = [
             "", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnoq",
-            "bbcdefghijklmnop", String(repeating: "x", count: 200), String(repeating: "x", count: 201),
+            "bbcdefghijklmnop", "abcdefgxijklmnop", String(repeating: "x", count: 200),
+            String(repeating: "x", count: 201),
         ]
         let hashes = texts.map { Self.with($0) { ByteMemo.hash($0) } }
         #expect(Set(hashes).count == texts.count)
         #expect(hashes.allSatisfy { $0 & 1 == 1 })
         #expect(Self.with("abcdefghi") { ByteMemo.hash($0) } == hashes[5])
+        // 32 bytes: the words at 0, 12 and 24; byte 9 is in none of them.
+        let one = "applicationDidBecomeActive(_:) 1"
+        let other = "applicatiXnDidBecomeActive(_:) 1"
+        #expect(Self.with(one) { ByteMemo.hash($0) } == Self.with(other) { ByteMemo.hash($0) })
+        let memo = ByteMemo()
+        Self.store(memo, one, 4)
+        #expect(Self.answer(memo, one) == 4)
+        #expect(Self.answer(memo, other) == nil)
     }
 
     @Test func longStringsAreNotKept() {
