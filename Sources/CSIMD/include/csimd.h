@@ -199,7 +199,8 @@ typedef struct {
 /// line among them) is not taken, and the line's end and message are not read: what the loop reads of a line is then
 /// its header alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR). With a
 /// prefix in the state, a line is taken only when it begins with the prefix and the rest, 28 bytes or more, is such a
-/// record.
+/// record. The bitmaps `newlines` and `candidates` hold three words past the word of `end - 1`, which are read, their
+/// bits not taken (`LiteralSearch.Marks.words(for:)`); so do those of the other runs and of the loud lines below.
 size_t csimd_header_run(
     csimd_header_state *state, uint32_t armed, const uint8_t *bytes, size_t start, size_t end,
     const uint64_t *newlines, const uint64_t *candidates, const uint64_t *loud, size_t max_line,
