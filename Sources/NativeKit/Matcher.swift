@@ -166,25 +166,26 @@ public final class Matcher {
     }
 
     /// The name given by the last `(*MARK:NAME)` passed on the way to the match, if any.
-    public var mark: String? {
-        guard let pointer = pcre2_get_mark_8(matchData) else { return nil }
-        // The mark is preceded by a code unit holding its length.
-        let length = Int((pointer - 1).pointee)
-        return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
-    }
+    public var mark: String? { markBytes.map { String(decoding: $0, as: UTF8.self) } }
 
     /// ``mark`` read as a decimal number (`(*MARK:12)`), without making a String; nil when there is no mark or it
     /// is not one to eighteen ASCII digits.
     public var markNumber: Int? {
-        guard let pointer = pcre2_get_mark_8(matchData) else { return nil }
-        let length = Int((pointer - 1).pointee)
-        guard (1...18).contains(length) else { return nil }
+        guard let bytes = markBytes, (1...18).contains(bytes.count) else { return nil }
         var value = 0
-        for index in 0..<length {
-            let digit = pointer[index] &- UInt8(ascii: "0")
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             value = value &* 10 &+ Int(digit)
         }
         return value
+    }
+
+    /// The bytes of the last mark, inside PCRE2's match data (valid until the next match).
+    @inline(__always)
+    private var markBytes: UnsafeBufferPointer<UInt8>? {
+        guard let pointer = pcre2_get_mark_8(matchData) else { return nil }
+        // The mark is preceded by a code unit holding its length.
+        return UnsafeBufferPointer(start: pointer, count: Int((pointer - 1).pointee))
     }
 }
