@@ -513,8 +513,19 @@ public struct RecordParser {
     /// CI runner's timestamp), that prefix's measure at the line's start is known (`contentOffset`, 0 where it does
     /// not match) and not taken again. Mutating, though it changes nothing, as the walk is: a method that is not
     /// is handed a copy of the whole parser (800 bytes), made for every line of no format.
+    ///
+    /// Behind a CI runner's timestamp with only built-in patterns, only the content is walked: every other path
+    /// through the line refuses whatever the content holds. At the line's start no format matches (a date is followed
+    /// by `T`; the Console.app format needs a time or a level that begins with no digit; the others begin with no
+    /// digit), and the only prefix besides the timestamp that matches there, `grep -n`'s, takes the date and hour and
+    /// the minutes (`2024-05-01T10:00:`), which leaves the seconds, then `Z` or a fraction and `Z`: no format begins
+    /// with two digits and a `Z` or `.`, nor a prefix (`grep -n`'s needs a colon or `-` after them). Half of a CI log
+    /// is often such lines (a build's output), and the paths before the content took two thirds of their walk.
     mutating func refuses(_ line: UnsafeRawBufferPointer, contentOffset: Int) -> Bool {
         guard !tables.formatsBeginning.isEmpty else { return false }
+        if contentOffset > 0, chainIsCITimestamp, tables.onlyBuiltInPatterns {
+            return refuses(line, from: contentOffset, depth: 1, known: -1, knownLength: 0)
+        }
         return refuses(line, from: 0, depth: 0, known: chainMarker, knownLength: contentOffset)
     }
 

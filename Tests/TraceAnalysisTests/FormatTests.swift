@@ -189,6 +189,80 @@ struct FormatTests {
         #expect(refused > 1_000)
     }
 
+    /// Behind a CI runner's timestamp, with the built-in patterns, the parser refuses a line by walking its content
+    /// alone (`RecordParser.refuses(_:contentOffset:)`): it says what the whole walk says, for timestamps with and
+    /// without a fraction, at any second, and contents that are records, prefixes, records behind prefixes, or none.
+    @Test func aLineBehindACIRunnersTimestampIsRefusedByItsContent() throws {
+        let fresh = try Self.parser()
+        var capture = RandomCapture(seed: 11, printed: 50)
+        var contents =
+            try TestSupport.realLines().prefix(1_000)
+            + capture.make(lines: 1_000).split(separator: 0x0A).map { Array($0) }
+        contents += contents.map { Array($0.dropFirst(24)) }
+        contents += [
+            "", " ", "\t", ":", "-", "5-x", "Z x", ".5Z x", "00:01 x", "12:", "12:x", "12-x", "> x", ">",
+            "Sync: a b", "main.swift:12: warning", "[Analytics] event", "{", "[7397:f803] x",
+            "> 2019-05-04 10:46:18.565 a[1:60b] x", "12:2019-05-04 10:46:18.565123-0500 a[1:60b] x",
+            "  2019-05-04 10:46:18.565 a[1:60b] x", "2019-05-04 10:46:18.565123 a[1:60b] x",
+            "2024-05-01T10:00:00.1Z 2019-05-04 10:46:18.565 a[1:60b] x",
+            "Jul  4 13:26:15 iPhone SpringBoard(IDS)[49] <Notice>: x", "Jul  1 09:01:05 host a[43]: x",
+            "error\t10:37:14.650327-0500\tkernel\tSandbox: x", "\t10:37:14.650327-0500\tkernel\tx",
+            "10:37:14.650327-0500\tkernel\tx", "info: [IOS_SYSLOG_ROW ] Jul  4 13:26:15 host a[1] <Notice>: x",
+            #"{"timestamp":"2023-07-19 08:22:51.916784+0300","eventMessage":"x"}"#,
+        ].map { Array($0.utf8) }
+        let timestamps = [
+            "2024-05-01T10:00:00.1234567Z ", "2024-05-01T10:00:09Z ", "2024-05-01T23:59:59.1Z ",
+            "1999-12-31T00:00:00.123456789Z ", "2024-05-01T10:12:34.56Z ",
+        ]
+        var checked = (refused: 0, records: 0)
+        for timestamp in timestamps {
+            for content in contents {
+                let bytes = Array(timestamp.utf8) + content
+                bytes.withUnsafeBytes { raw in
+                    var parser = fresh
+                    let whole = parser.refuses(raw)
+                    // After a record behind the timestamp alone, as a run asks it.
+                    let before = Array((timestamp + "2019-05-04 10:46:18.565 a[1:60b] x").utf8)
+                    #expect(before.withUnsafeBytes { parser.parse($0) } != nil)
+                    #expect(parser.formatTriedFirstBehindCITimestamp != nil)
+                    let offset = parser.contentOffset(raw)
+                    #expect(offset == timestamp.utf8.count)
+                    let text = String(decoding: bytes, as: UTF8.self).debugDescription
+                    #expect(parser.refuses(raw, contentOffset: offset) == whole, "\(text)")
+                    if whole { checked.refused += 1 } else if parser.parse(raw) != nil { checked.records += 1 }
+                }
+            }
+        }
+        #expect(checked.refused > 1_000 && checked.records > 1_000)
+    }
+
+    /// With a format of its own that reads a whole CI line, the parser walks the line from its start again: that
+    /// format may match where the built-in ones do not, so a line whose content is no record is still one.
+    @Test func aCatalogueOfItsOwnIsWalkedWholeBehindACIRunnersTimestamp() throws {
+        let runner = LogFormat(
+            id: "runner-auth", title: "a runner's own lines", origin: "a test",
+            pattern: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z (?<message>Auth .*)$"#, timestamp: nil,
+            samples: [
+                .init(line: "2024-05-01T10:00:00.1234567Z Auth token refreshed", message: "Auth token refreshed")
+            ])
+        let catalog = try FormatCatalog(LogFormat.builtin.filter { !$0.isFallback } + [runner, LogFormat.bare])
+        var parser = RecordParser(
+            catalog: catalog, dates: DateInference(reference: DateInference.sampleReference), zone: nil)
+        let before = Array("2024-05-01T10:00:00.1234567Z 2019-05-04 10:46:18.565 a[1:60b] x".utf8)
+        #expect(before.withUnsafeBytes { parser.parse($0) } != nil)
+        #expect(parser.formatTriedFirstBehindCITimestamp != nil)
+        for (text, record) in [
+            ("2024-05-01T10:00:09.2248546Z Auth token refreshed", true), ("2024-05-01T10:00:09Z Sync: a b", false),
+        ] {
+            Array(text.utf8).withUnsafeBytes { raw in
+                let offset = parser.contentOffset(raw)
+                #expect(offset > 0)
+                #expect(parser.refuses(raw, contentOffset: offset) == !record, "\(text)")
+                #expect(parser.refuses(raw) == !record, "\(text)")
+            }
+        }
+    }
+
     /// An NSLog line behind a prefix is read by `NSLogHeader`, not PCRE2: its fields are where the format's pattern puts
     /// them, for every line of the samples, the corpus and a generated capture, and mutated ones, behind a grep line
     /// number and a quote.
