@@ -385,7 +385,7 @@ public struct RecordParser {
         }
         if !nslog, parseLikeLast(line, into: &fields) { return true }
         searchChain.removeAll(keepingCapacity: true)
-        guard search(line, from: 0, depth: 0, skippingNSLog: nslog, into: &fields) else { return false }
+        guard searchWhole(line, skippingNSLog: nslog, into: &fields) else { return false }
         prefixChain = searchChain
         chainIsMarkers = searchChain.allSatisfy { tables.prefixFilters.markers[$0] }
         chainIsCITimestamp = searchChain.count == 1 && tables.prefixFilters.measured[searchChain[0]] == .ciTimestamp
@@ -451,6 +451,25 @@ public struct RecordParser {
         fill(
             &fields, format: index, in: line, timestamp: match.timestamp, process: match.process, pid: match.pid,
             thread: match.thread, subsystem: nil, category: nil, level: nil, message: match.message, sequence: nil)
+    }
+
+    /// ``search(_:from:depth:skippingNSLog:into:)`` from the line's start. Behind a CI runner's timestamp, when the
+    /// last record was behind that timestamp alone and the catalogue has only built-in patterns, behind the timestamp
+    /// alone: no other path through such a line finds a record (see ``refuses(_:contentOffset:)``), and the one behind
+    /// it is searched as the whole search searches it (the same depth, the timestamp in the chain).
+    @inline(__always)
+    private mutating func searchWhole(
+        _ line: UnsafeRawBufferPointer, skippingNSLog: Bool, into fields: inout Fields
+    ) -> Bool {
+        if chainIsCITimestamp, tables.onlyBuiltInPatterns, let marker = prefixChain.first,
+            let length = tables.prefixFilters.measured[marker]?.length(line, from: 0)
+        {
+            searchChain.append(marker)
+            if search(line, from: length, depth: 1, into: &fields) { return true }
+            searchChain.removeLast()
+            return false
+        }
+        return search(line, from: 0, depth: 0, skippingNSLog: skippingNSLog, into: &fields)
     }
 
     /// Tries every format at `offset`, then every prefix that matches there followed by the formats.

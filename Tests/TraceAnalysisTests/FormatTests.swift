@@ -190,8 +190,9 @@ struct FormatTests {
     }
 
     /// Behind a CI runner's timestamp, with the built-in patterns, the parser refuses a line by walking its content
-    /// alone (`RecordParser.refuses(_:contentOffset:)`): it says what the whole walk says, for timestamps with and
-    /// without a fraction, at any second, and contents that are records, prefixes, records behind prefixes, or none.
+    /// alone (`RecordParser.refuses(_:contentOffset:)`), and searches it for a record behind the timestamp alone: it
+    /// says what the whole walk says, and finds what the whole search finds, for timestamps with and without a
+    /// fraction, at any second, and contents that are records, prefixes, records behind prefixes, or none.
     @Test func aLineBehindACIRunnersTimestampIsRefusedByItsContent() throws {
         let fresh = try Self.parser()
         var capture = RandomCapture(seed: 11, printed: 50)
@@ -221,6 +222,9 @@ struct FormatTests {
                 bytes.withUnsafeBytes { raw in
                     var parser = fresh
                     let whole = parser.refuses(raw)
+                    // A parser whose last record had no prefix searches the whole line.
+                    var searching = fresh
+                    let found = searching.parse(raw)
                     // After a record behind the timestamp alone, as a run asks it.
                     let before = Array((timestamp + "2019-05-04 10:46:18.565 a[1:60b] x").utf8)
                     #expect(before.withUnsafeBytes { parser.parse($0) } != nil)
@@ -229,7 +233,15 @@ struct FormatTests {
                     #expect(offset == timestamp.utf8.count)
                     let text = String(decoding: bytes, as: UTF8.self).debugDescription
                     #expect(parser.refuses(raw, contentOffset: offset) == whole, "\(text)")
-                    if whole { checked.refused += 1 } else if parser.parse(raw) != nil { checked.records += 1 }
+                    // Parsed behind the timestamp alone, the line is the same record, with the same prefixes.
+                    let parsed = parser.parse(raw)
+                    #expect(parsed?.formatIndex == found?.formatIndex, "\(text)")
+                    #expect(parsed?.timestamp == found?.timestamp && parsed?.process == found?.process, "\(text)")
+                    #expect(parsed?.message == found?.message, "\(text)")
+                    if parsed != nil {
+                        #expect(parser.parsedContentOffset(raw) == searching.parsedContentOffset(raw), "\(text)")
+                    }
+                    if whole { checked.refused += 1 } else if parsed != nil { checked.records += 1 }
                 }
             }
         }
