@@ -193,7 +193,7 @@ struct FormatTests {
     /// alone (`RecordParser.refuses(_:contentOffset:)`), and searches it for a record behind the timestamp alone: it
     /// says what the whole walk says, and finds what the whole search finds, for timestamps with and without a
     /// fraction, at any second, and contents that are records, prefixes, records behind prefixes, or none.
-    @Test func aLineBehindACIRunnersTimestampIsRefusedByItsContent() throws {
+    @Test func aLineBehindACIRunnersTimestampIsReadByWhatFollowsIt() throws {
         let fresh = try Self.parser()
         var capture = RandomCapture(seed: 11, printed: 50)
         var contents =
@@ -248,8 +248,8 @@ struct FormatTests {
         #expect(checked.refused > 1_000 && checked.records > 1_000)
     }
 
-    /// With a format of its own that reads a whole CI line, the parser walks the line from its start again: that
-    /// format may match where the built-in ones do not, so a line whose content is no record is still one.
+    /// With a format of its own that reads a whole CI line, the parser walks and searches the line from its start
+    /// again: that format may match where the built-in ones do not, so a line whose content is no record is still one.
     @Test func aCatalogueOfItsOwnIsWalkedWholeBehindACIRunnersTimestamp() throws {
         let runner = LogFormat(
             id: "runner-auth", title: "a runner's own lines", origin: "a test",
@@ -271,6 +271,9 @@ struct FormatTests {
                 #expect(offset > 0)
                 #expect(parser.refuses(raw, contentOffset: offset) == !record, "\(text)")
                 #expect(parser.refuses(raw) == !record, "\(text)")
+                var searching = parser
+                let format = searching.parse(raw).map { catalog.formats[$0.formatIndex].format.id }
+                #expect(format == (record ? "runner-auth" : nil), "\(text)")
             }
         }
     }
