@@ -453,15 +453,26 @@ public struct RecordParser {
             thread: match.thread, subsystem: nil, category: nil, level: nil, message: match.message, sequence: nil)
     }
 
-    /// ``search(_:from:depth:skippingNSLog:into:)`` from the line's start. Behind a CI runner's timestamp, when the
-    /// last record was behind that timestamp alone and the catalogue has only built-in patterns, behind the timestamp
-    /// alone: no other path through such a line finds a record (see ``refuses(_:contentOffset:)``), and the one behind
-    /// it is searched as the whole search searches it (the same depth, the timestamp in the chain).
+    /// Whether a line that begins with a CI runner's timestamp is read behind it alone: where the last record was
+    /// behind that timestamp alone and the catalogue has only built-in patterns (``Tables/onlyBuiltInPatterns``),
+    /// every other path through such a line finds no record, whatever follows the timestamp. At the line's start no
+    /// format matches (a date is followed by `T`; the Console.app format needs a time or a level that begins with no
+    /// digit; the others begin with no digit), and the only prefix besides the timestamp that matches there,
+    /// `grep -n`'s, takes the date and hour and the minutes (`2024-05-01T10:00:`), which leaves the seconds, then `Z`
+    /// or a fraction and `Z`: no format begins with two digits and a `Z` or `.`, nor a prefix (`grep -n`'s needs a
+    /// colon or `-` after them). Half of a CI log is often printed lines behind the timestamp (a build's output), and
+    /// the paths before it took two thirds of their walk (``refuses(_:contentOffset:)``,
+    /// ``searchWhole(_:skippingNSLog:into:)``).
+    private var readsBehindCITimestampAlone: Bool { chainIsCITimestamp && tables.onlyBuiltInPatterns }
+
+    /// ``search(_:from:depth:skippingNSLog:into:)`` from the line's start; behind a CI runner's timestamp alone where
+    /// ``readsBehindCITimestampAlone``, searched there as the whole search searches it (the same depth, the timestamp
+    /// in the chain).
     @inline(__always)
     private mutating func searchWhole(
         _ line: UnsafeRawBufferPointer, skippingNSLog: Bool, into fields: inout Fields
     ) -> Bool {
-        if chainIsCITimestamp, tables.onlyBuiltInPatterns, let marker = prefixChain.first,
+        if readsBehindCITimestampAlone, let marker = prefixChain.first,
             let length = tables.prefixFilters.measured[marker]?.length(line, from: 0)
         {
             searchChain.append(marker)
@@ -532,17 +543,10 @@ public struct RecordParser {
     /// CI runner's timestamp), that prefix's measure at the line's start is known (`contentOffset`, 0 where it does
     /// not match) and not taken again. Mutating, though it changes nothing, as the walk is: a method that is not
     /// is handed a copy of the whole parser (800 bytes), made for every line of no format.
-    ///
-    /// Behind a CI runner's timestamp with only built-in patterns, only the content is walked: every other path
-    /// through the line refuses whatever the content holds. At the line's start no format matches (a date is followed
-    /// by `T`; the Console.app format needs a time or a level that begins with no digit; the others begin with no
-    /// digit), and the only prefix besides the timestamp that matches there, `grep -n`'s, takes the date and hour and
-    /// the minutes (`2024-05-01T10:00:`), which leaves the seconds, then `Z` or a fraction and `Z`: no format begins
-    /// with two digits and a `Z` or `.`, nor a prefix (`grep -n`'s needs a colon or `-` after them). Half of a CI log
-    /// is often such lines (a build's output), and the paths before the content took two thirds of their walk.
+    /// Where ``readsBehindCITimestampAlone``, only what follows the timestamp is walked.
     mutating func refuses(_ line: UnsafeRawBufferPointer, contentOffset: Int) -> Bool {
         guard !tables.formatsBeginning.isEmpty else { return false }
-        if contentOffset > 0, chainIsCITimestamp, tables.onlyBuiltInPatterns {
+        if contentOffset > 0, readsBehindCITimestampAlone {
             return refuses(line, from: contentOffset, depth: 1, known: -1, knownLength: 0)
         }
         return refuses(line, from: 0, depth: 0, known: chainMarker, knownLength: contentOffset)
