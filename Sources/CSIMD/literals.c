@@ -8,34 +8,25 @@
 
 void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t length, int bucket) {
     const uint8_t bit = (uint8_t)(1u << (bucket & 7));
-    for (size_t f = 0; f < CSIMD_POSITIONS; f++) {
+    for (size_t f = 0; f < CSIMD_FOLDED_POSITIONS; f++) {
         if (f >= length) {
-            for (int nibble = 0; nibble < 16; nibble++) {
+            for (int nibble = 0; f < CSIMD_POSITIONS && nibble < 16; nibble++) {
                 set->low[f][nibble] |= bit;
                 set->high[f][nibble] |= bit;
             }
-            for (int entry = 0; entry < 128; entry++) set->exact[f][entry] |= bit;
+            for (int entry = 0; entry < 64; entry++) set->folded[f][entry] |= bit;
             continue;
         }
         // Compared without ASCII case, as bytes with bit 5 set: the low nibble is the same either way, and the
         // high one is accepted with and without its bit 1 (bit 5 of the byte), so the search needs no folding.
         const uint8_t byte = literal[f] | 0x20;
-        set->low[f][byte & 0x0F] |= bit;
-        set->high[f][byte >> 4] |= bit;
-        set->high[f][(byte >> 4) & ~2] |= bit;
-        set->exact[f][byte & 0x7F] |= bit;
-        set->exact[f][byte & 0x5F] |= bit;
-    }
-    for (size_t f = CSIMD_POSITIONS; f < CSIMD_POSITIONS + CSIMD_LATE_POSITIONS; f++) {
-        uint8_t *const late = set->late[f - CSIMD_POSITIONS];
-        if (f >= length) {
-            for (int entry = 0; entry < 64; entry++) late[entry] |= bit;
-        } else {
-            // As the `exact` tables' two entries, by their low six bits.
-            const uint8_t byte = literal[f] | 0x20;
-            late[byte & 0x3F] |= bit;
-            late[byte & 0x1F] |= bit;
+        if (f < CSIMD_POSITIONS) {
+            set->low[f][byte & 0x0F] |= bit;
+            set->high[f][byte >> 4] |= bit;
+            set->high[f][(byte >> 4) & ~2] |= bit;
         }
+        set->folded[f][byte & 0x3F] |= bit;
+        set->folded[f][byte & 0x1F] |= bit;
     }
     for (int f = 0; f < CSIMD_POSITIONS; f++) {
         memcpy(set->wide[f], set->low[f], 16);
@@ -363,33 +354,23 @@ __attribute__((target("avx512f,avx512bw"), no_sanitize("address"))) static void 
     }
 }
 
-/// AVX-512 VBMI: the nibble tables' two shuffles and their masks per position become one lookup of the byte's low
-/// seven bits in the position's exact table (`vpermi2b` over two registers of 64 entries): 200 MB scanned in about
-/// 20 ms instead of 25, and fewer positions that begin no literal let through (the pairs of nibbles no literal has
-/// together: 5 % fewer marks in the NSLog capture's messages with the built-in keywords). Then the three positions
-/// after the fifth, each one lookup of the byte's low six bits in a single register (`vpermb`, `late`): the
-/// messages marked in the 200 MB NSLog capture 17.8 % → 8.3 %, for about 2 ms more scan (a C probe).
+/// AVX-512 VBMI: per position, the nibble tables' two shuffles and their masks become one lookup of the byte's low
+/// six bits in the position's table (`vpermb`), and eight positions are tested instead of five: the messages marked
+/// in the 200 MB NSLog capture 17.8 % → 8.3 %, with a scan as fast as five positions' lookups of the low seven bits
+/// (`vpermi2b`, two registers; five of those and three of these took 8 ms more on 200 MB in a C probe).
 __attribute__((target("avx512f,avx512bw,avx512vbmi"), no_sanitize("address"))) static void csimd_scan_vbmi(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates) {
-    __m512i low[CSIMD_POSITIONS], high[CSIMD_POSITIONS], late[CSIMD_LATE_POSITIONS];
-    for (int f = 0; f < CSIMD_POSITIONS; f++) {
-        low[f] = _mm512_loadu_si512((const void *)set->exact[f]);
-        high[f] = _mm512_loadu_si512((const void *)(set->exact[f] + 64));
-    }
-    for (int f = 0; f < CSIMD_LATE_POSITIONS; f++) late[f] = _mm512_loadu_si512((const void *)set->late[f]);
+    __m512i tables[CSIMD_FOLDED_POSITIONS];
+    for (int f = 0; f < CSIMD_FOLDED_POSITIONS; f++) tables[f] = _mm512_loadu_si512((const void *)set->folded[f]);
     const __m512i lf = _mm512_set1_epi8(0x0A);
     for (size_t i = 0; i < count; i += 64) {
         const uint8_t *p = bytes + i;
         const __m512i first = _mm512_loadu_si512((const void *)p);
         newlines[i / 64] = _mm512_cmpeq_epi8_mask(first, lf);
-        __m512i r = _mm512_permutex2var_epi8(low[0], first, high[0]);
-        for (int f = 1; f < CSIMD_POSITIONS; f++) {
+        __m512i r = _mm512_permutexvar_epi8(first, tables[0]);
+        for (int f = 1; f < CSIMD_FOLDED_POSITIONS; f++) {
             const __m512i v = _mm512_loadu_si512((const void *)(p + f));
-            r = _mm512_and_si512(r, _mm512_permutex2var_epi8(low[f], v, high[f]));
-        }
-        for (int f = 0; f < CSIMD_LATE_POSITIONS; f++) {
-            const __m512i v = _mm512_loadu_si512((const void *)(p + CSIMD_POSITIONS + f));
-            r = _mm512_and_si512(r, _mm512_permutexvar_epi8(v, late[f]));
+            r = _mm512_and_si512(r, _mm512_permutexvar_epi8(v, tables[f]));
         }
         candidates[i / 64] = _mm512_test_epi8_mask(r, r);
     }

@@ -16,10 +16,10 @@
 /// a fifth byte cuts the positions that survive without being a keyword about fourfold on log messages.)
 #define CSIMD_POSITIONS 5
 
-/// Positions past the fifth that the chunk scan with AVX-512 VBMI also tests (`late`): with them a literal's first
-/// eight bytes are compared, which lets through half as many of the NSLog capture's messages (8 % instead of 17 %: most
-/// `download `, `upload ` and `payload ` no longer pass for `load view`, nor `appearance` for `appearing`).
-#define CSIMD_LATE_POSITIONS 3
+/// Positions the chunk scan with AVX-512 VBMI tests (`folded`): a literal's first eight bytes, which lets through
+/// half as many of the NSLog capture's messages as five (8 % instead of 17 %: most `download `, `upload ` and
+/// `payload ` no longer pass for `load view`, nor `appearance` for `appearing`).
+#define CSIMD_FOLDED_POSITIONS 8
 
 typedef struct {
     uint8_t low[CSIMD_POSITIONS][16];
@@ -27,18 +27,13 @@ typedef struct {
     /// The same tables twice over (both 128-bit lanes of an AVX2 register), low then high: loaded as they are on
     /// every call instead of being broadcast and spilled to the stack.
     uint8_t wide[2 * CSIMD_POSITIONS][32];
-    /// Per position, the buckets a byte's low seven bits allow there, looked up whole (AVX-512 VBMI's `vpermi2b`,
-    /// `csimd_scan` only): a letter's two cases, and a non-letter with and without bit 5, as the nibble tables
-    /// accept them, but without the pairs of nibbles no literal has together. A byte of 0x80 or more is looked up
-    /// by its low seven bits, which may let through a position that begins no literal (every mark is checked
-    /// later), never the other way round: a literal's bytes are entered by their low seven bits, and a position
-    /// past a literal's end accepts every entry.
-    uint8_t exact[CSIMD_POSITIONS][128];
-    /// Per position after the fifth, the buckets a byte's low six bits allow there (`vpermb`, one lookup of a
-    /// single register, the VBMI scan only): the `exact` table's two entries that share those bits, together. A
-    /// digit reads as a lowercase letter from `p` to `y` and some punctuation as one from `a` to `o`, which only lets
-    /// more through.
-    uint8_t late[CSIMD_LATE_POSITIONS][64];
+    /// Per position, the buckets a byte's low six bits allow there, looked up whole (AVX-512 VBMI's `vpermb`, one
+    /// lookup of a single register, `csimd_scan` only): a literal's byte there with and without bit 5 (a letter's two
+    /// cases), by those six bits, and every entry past a literal's end. Any other byte with the same six bits is let
+    /// through too (a digit reads as a lowercase letter from `p` to `y`, some punctuation as one from `a` to `o`, a
+    /// byte of 0x80 or more as the byte 0x80 less), which may let through a position that begins no literal (every
+    /// mark is checked later), never the other way round.
+    uint8_t folded[CSIMD_FOLDED_POSITIONS][64];
     /// Every literal's bytes, lowercased (A–Z only), one after another: literal k is
     /// `bytes[offsets[k]..<offsets[k + 1]]`.
     const uint8_t *bytes;
@@ -108,9 +103,9 @@ void csimd_span_table(uint64_t low, uint64_t high, uint8_t table[16]);
 /// alone (each position where one does begin is marked; most marked ones are not verified here). Bit p of word
 /// p / 64, bits past `count` clear; both bitmaps hold (count + 63) / 64 words. Reads up to `CSIMD_SCAN_PADDING`
 /// bytes past `count`, which must be readable. With AVX-512 (level 2) 64 positions per step, each byte's buckets
-/// looked up whole in the `exact` tables, and three more positions in the `late` ones, where the processor also has
-/// VBMI (`CSIMD_NO_VBMI` in the environment keeps the nibble tables: the C harness checks both), else through the
-/// nibble tables. The marks of a buffer depend on the path; the positions where a literal begins are marked by all.
+/// looked up whole at eight positions in the `folded` tables where the processor also has VBMI (`CSIMD_NO_VBMI` in
+/// the environment keeps the nibble tables: the C harness checks both), else through the nibble tables at five. The
+/// marks of a buffer depend on the path; the positions where a literal begins are marked by all.
 void csimd_scan(
     const csimd_literals *set, const uint8_t *bytes, size_t count, uint64_t *newlines, uint64_t *candidates);
 
