@@ -10,9 +10,11 @@ void csimd_literals_add(csimd_literals *set, const uint8_t *literal, size_t leng
     const uint8_t bit = (uint8_t)(1u << (bucket & 7));
     for (size_t f = 0; f < CSIMD_FOLDED_POSITIONS; f++) {
         if (f >= length) {
-            for (int nibble = 0; f < CSIMD_POSITIONS && nibble < 16; nibble++) {
-                set->low[f][nibble] |= bit;
-                set->high[f][nibble] |= bit;
+            if (f < CSIMD_POSITIONS) {
+                for (int nibble = 0; nibble < 16; nibble++) {
+                    set->low[f][nibble] |= bit;
+                    set->high[f][nibble] |= bit;
+                }
             }
             for (int entry = 0; entry < 64; entry++) set->folded[f][entry] |= bit;
             continue;

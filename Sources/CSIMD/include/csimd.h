@@ -29,10 +29,10 @@ typedef struct {
     uint8_t wide[2 * CSIMD_POSITIONS][32];
     /// Per position, the buckets a byte's low six bits allow there, looked up whole (AVX-512 VBMI's `vpermb`, one
     /// lookup of a single register, `csimd_scan` only): a literal's byte there with and without bit 5 (a letter's two
-    /// cases), by those six bits, and every entry past a literal's end. Any other byte with the same six bits is let
-    /// through too (a digit reads as a lowercase letter from `p` to `y`, some punctuation as one from `a` to `o`, a
-    /// byte of 0x80 or more as the byte 0x80 less), which may let through a position that begins no literal (every
-    /// mark is checked later), never the other way round.
+    /// cases), by those six bits, and every entry past a literal's end. Every byte reads as the others with its low
+    /// six bits (a digit as a lowercase letter from `p` to `y`, some punctuation as one from `a` to `o`, a byte of
+    /// 0x80 or more as the ASCII bytes that share those bits), which may let through a position that begins no
+    /// literal (every mark is checked later), never the other way round.
     uint8_t folded[CSIMD_FOLDED_POSITIONS][64];
     /// Every literal's bytes, lowercased (A–Z only), one after another: literal k is
     /// `bytes[offsets[k]..<offsets[k + 1]]`.
