@@ -24,49 +24,89 @@ source Scripts/release-build.sh
 release_build
 mkdir -p bench-data
 
-# Median wall time (µs) of RUNS runs on $1, in REPLY; peak RSS (KB) of the last run in RSS.
-time_tool() {
-    local file=$1 samples=() i start end
-    for ((i = 0; i < RUNS; i++)); do
-        start=${EPOCHREALTIME//[.,]/}
-        # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
-        /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$file" > /dev/null 2>&1 || (($? <= 2))
-        end=${EPOCHREALTIME//[.,]/}
-        samples+=($((end - start)))
-    done
-    mapfile -t samples < <(printf '%s\n' "${samples[@]}" | sort -n)
-    REPLY=${samples[RUNS / 2]}
+# Wall time (µs) of one run of the tool on $1, in REPLY; its peak RSS (KB) in RSS.
+run_tool() {
+    local start end
+    start=${EPOCHREALTIME//[.,]/}
+    # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
+    /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$1" > /dev/null 2>&1 || (($? <= 2))
+    end=${EPOCHREALTIME//[.,]/}
+    REPLY=$((end - start))
     RSS=$(tail -n 1 "$TMP/rss")
+}
+
+# Wall time (µs) of `cat $1 > /dev/null`, in REPLY: what reading the bytes costs on this machine at that size (a
+# capture that fits the processor's last-level cache is read faster per byte than one that does not).
+run_cat() {
+    local start end
+    start=${EPOCHREALTIME//[.,]/}
+    cat "$1" > /dev/null
+    end=${EPOCHREALTIME//[.,]/}
+    REPLY=$((end - start))
+}
+
+# The median of the arguments.
+median() {
+    local sorted
+    mapfile -t sorted < <(printf '%s\n' "$@" | sort -n)
+    REPLY=${sorted[$# / 2]}
 }
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-declare -A micros rss bytes
+declare -A bytes
 : > "$TMP/empty.log"
-time_tool "$TMP/empty.log"
-empty=$REPLY
 for size in "$SMALL" "$LARGE"; do
     file=bench-data/capture-$size.log
     [[ -s $file ]] || "$BIN/generate-capture" --size "$size" --output "$file"
     cat "$file" > /dev/null
     bytes[$size]=$(stat -c %s "$file")
-    time_tool "$file"
-    micros[$size]=$REPLY
-    rss[$size]=$RSS
 done
 
-echo "trace-analyze $TOOL_ARGS — median of $RUNS run(s), warm page cache, $(nproc) CPUs"
+# Round by round, each command once in turn (an empty capture, the small one, the large one, then `cat` of each), so
+# that a host whose speed drifts during the runs weighs on both sizes alike; the ratios are each round's.
+empties=() smalls=() larges=() cats_small=() cats_large=() ratios=() nets=() cat_ratios=()
+for ((i = 0; i < RUNS; i++)); do
+    run_tool "$TMP/empty.log"
+    empty=$REPLY
+    run_tool "bench-data/capture-$SMALL.log"
+    small=$REPLY small_rss=$RSS
+    run_tool "bench-data/capture-$LARGE.log"
+    large=$REPLY large_rss=$RSS
+    run_cat "bench-data/capture-$SMALL.log"
+    cat_small=$REPLY
+    run_cat "bench-data/capture-$LARGE.log"
+    cat_large=$REPLY
+    empties+=("$empty") smalls+=("$small") larges+=("$large") cats_small+=("$cat_small") cats_large+=("$cat_large")
+    ratios+=($((large * 100 / small)))
+    ((small > empty)) && nets+=($(((large - empty) * 100 / (small - empty))))
+    ((cat_small > 0)) && cat_ratios+=($((cat_large * 100 / cat_small)))
+done
+declare -A micros rss
+median "${empties[@]}" && empty=$REPLY
+median "${smalls[@]}" && micros[$SMALL]=$REPLY
+median "${larges[@]}" && micros[$LARGE]=$REPLY
+rss[$SMALL]=$small_rss rss[$LARGE]=$large_rss
+
+echo "trace-analyze $TOOL_ARGS — median of $RUNS round(s), each size in turn, warm page cache, $(nproc) CPUs"
 for size in "$SMALL" "$LARGE"; do
     us=${micros[$size]}
     printf '%-8s %12d bytes %9d.%03d s %8d MB/s   peak RSS %6d KB\n' "$size" "${bytes[$size]}" $((us / 1000000)) \
         $((us / 1000 % 1000)) $((bytes[$size] / us)) "${rss[$size]}"
 done
-ratio=$((micros[$LARGE] * 100 / micros[$SMALL]))
+median "${ratios[@]}" && ratio=$REPLY
 size_ratio=$((bytes[$LARGE] * 100 / bytes[$SMALL]))
 within() { ((${1} * 100 >= size_ratio * 85 && ${1} * 100 <= size_ratio * 115)) && echo yes || echo no; }
-printf 'time %s / time %s = %d.%02d (input %d.%02d times as big; linear within 15%%: %s)\n' "$LARGE" "$SMALL" \
-    $((ratio / 100)) $((ratio % 100)) $((size_ratio / 100)) $((size_ratio % 100)) "$(within "$ratio")"
+printf 'time %s / time %s = %d.%02d round by round (input %d.%02d times as big; linear within 15%%: %s)\n' "$LARGE" \
+    "$SMALL" $((ratio / 100)) $((ratio % 100)) $((size_ratio / 100)) $((size_ratio % 100)) "$(within "$ratio")"
 net=0
-((micros[$SMALL] > empty)) && net=$(((micros[$LARGE] - empty) * 100 / (micros[$SMALL] - empty)))
-printf 'an empty capture takes %d.%03d s; less that, %s / %s = %d.%02d (linear within 15%%: %s)\n' \
-    $((empty / 1000000)) $((empty / 1000 % 1000)) "$LARGE" "$SMALL" $((net / 100)) $((net % 100)) "$(within "$net")"
+((${#nets[@]} > 0)) && median "${nets[@]}" && net=$REPLY
+printf 'an empty capture takes %d.%03d s; less that, %s / %s = %d.%02d round by round\n' \
+    $((empty / 1000000)) $((empty / 1000 % 1000)) "$LARGE" "$SMALL" $((net / 100)) $((net % 100))
+cat_ratio=0
+((${#cat_ratios[@]} > 0)) && median "${cat_ratios[@]}" && cat_ratio=$REPLY
+median "${cats_small[@]}" && cat_small=$REPLY
+median "${cats_large[@]}" && cat_large=$REPLY
+printf 'cat FILE > /dev/null: %s in %d.%03d s, %s in %d.%03d s, %d.%02d times as long round by round\n' "$SMALL" \
+    $((cat_small / 1000000)) $((cat_small / 1000 % 1000)) "$LARGE" $((cat_large / 1000000)) \
+    $((cat_large / 1000 % 1000)) $((cat_ratio / 100)) $((cat_ratio % 100))
