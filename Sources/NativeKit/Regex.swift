@@ -15,9 +15,10 @@ import CSIMD
 /// matches through its own ``Matcher``, which owns the reusable match data.
 ///
 /// The JIT compilation waits for the first match (``Matcher`` asks for it, under a lock, once per matcher), and the
-/// ``prefilter`` for the first time it is asked for: a run compiles some 110 patterns (formats, vocabulary entries
-/// that name groups or come from a configuration, checked alone, keyword groups) and matches with far fewer, so
-/// compiling them all up front was a quarter of the start-up.
+/// ``prefilter`` for the first time it is asked for: a run compiles some 60 patterns up front (formats, vocabulary
+/// entries that name groups or come from a configuration, checked alone) and matches with far fewer, so compiling
+/// them all up front was a quarter of the start-up. The built-in vocabulary's fifty keyword groups wait for their
+/// first match to be compiled at all (``DeferredRegex``).
 public final class Regex: @unchecked Sendable {
     /// Compile-time options, a small subset of PCRE2's.
     public struct Options: OptionSet, Sendable, Hashable {

@@ -19,8 +19,9 @@ public final class EventRecognizer {
         public let vocabulary: Vocabulary
         /// Every keyword; keyword `k`'s entries are ``groups``[k].
         let keywords: KeywordScanner
-        /// Per keyword: the entries that declare it, in vocabulary order.
-        let groups: [Regex]
+        /// Per keyword: the entries that declare it, in vocabulary order (one alternation); compiled when the group is
+        /// first matched where every entry in it is a built-in one.
+        let groups: [DeferredRegex]
         /// Per keyword: the indices of the entries in its group.
         let groupMembers: [[Int]]
         /// The entries that declare no keyword (tried on every message); nil when every entry declares some.
@@ -47,7 +48,7 @@ public final class EventRecognizer {
             // gives first.
             let builtIn = Set(Vocabulary.builtin.entries.map(\.pattern))
             let details: [Int: Regex]
-            let groups: [Regex]
+            let groups: [DeferredRegex]
             let unfiltered: Regex?
             do {
                 details = try Self.compiledAlone(
@@ -56,8 +57,16 @@ public final class EventRecognizer {
                         return Self.mayNameGroups(pattern) || !builtIn.contains(pattern)
                     },
                     of: vocabulary)
+                // A group of built-in entries alone compiles (the tests compile each built-in group), so it waits
+                // for its first match: most groups are never matched. A group with an entry of your own is compiled
+                // now, so that its error is told before any input is read.
+                let isBuiltIn = vocabulary.entries.map { builtIn.contains($0.pattern) }
                 groups = try members.keywords.map { indices throws(TraceAnalyzeError) in
-                    try Self.alternation(indices, of: vocabulary)
+                    guard indices.allSatisfy({ isBuiltIn[$0] }) else {
+                        return DeferredRegex(try Self.alternation(indices, of: vocabulary))
+                    }
+                    return DeferredRegex(
+                        compiling: { Self.alternationPattern(indices, of: vocabulary) }, options: .caseless)
                 }
                 unfiltered =
                     members.unfiltered.isEmpty ? nil : try Self.alternation(members.unfiltered, of: vocabulary)
@@ -153,14 +162,19 @@ public final class EventRecognizer {
         /// groups become plain groups (names may repeat across entries).
         private static func alternation(_ indices: [Int], of vocabulary: Vocabulary) throws(TraceAnalyzeError) -> Regex
         {
-            let branches = indices.map { index in
-                "(?:\(anonymized(vocabulary.entries[index].pattern)))(*MARK:\(index))"
-            }
             do {
-                return try Regex("(?:" + branches.joined(separator: "|") + ")", options: [.caseless])
+                return try Regex(alternationPattern(indices, of: vocabulary), options: [.caseless])
             } catch {
                 throw .invalidPattern(owner: "vocabulary", error: error)
             }
+        }
+
+        /// The pattern of ``alternation(_:of:)`` (compiled caseless).
+        private static func alternationPattern(_ indices: [Int], of vocabulary: Vocabulary) -> String {
+            let branches = indices.map { index in
+                "(?:\(anonymized(vocabulary.entries[index].pattern)))(*MARK:\(index))"
+            }
+            return "(?:" + branches.joined(separator: "|") + ")"
         }
 
         /// Where `(?<` first is in `text` (searched in its UTF-8: a start-up cost, Foundation's search is slower).
@@ -242,7 +256,7 @@ public final class EventRecognizer {
         self.keywords = compiled.keywords
         self.keywordSearch = compiled.keywords.vectorHandle
         let entries = compiled.vocabulary.entries
-        self.groups = LazyMatchers(compiled.groups, failureLog: failureLog) {
+        self.groups = LazyMatchers(deferred: compiled.groups, failureLog: failureLog) {
             Self.owner(compiled.groupMembers[$0], entries)
         }
         self.unfiltered = compiled.unfiltered.map {

@@ -5,7 +5,7 @@ import NativeKit
 /// groups of keywords they never hold): a matcher allocates PCRE2 match data and a match context, and frees them.
 /// One per thread, as a ``Matcher`` is.
 final class LazyMatchers {
-    private let regexes: [Regex]
+    private let regexes: [DeferredRegex]
     /// The owner a matcher names when its pattern gives up, made with the matcher.
     private let owner: (Int) -> String
     private let failureLog: MatchFailureLog?
@@ -16,7 +16,12 @@ final class LazyMatchers {
     /// ``made``'s matchers, unretained (``made`` keeps them): read per line without counting a reference.
     @exclusivity(unchecked) private var references: [Unmanaged<Matcher>?]
 
-    init(_ regexes: [Regex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
+    convenience init(_ regexes: [Regex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
+        self.init(deferred: regexes.map(DeferredRegex.init), failureLog: failureLog, owner: owner)
+    }
+
+    /// Matchers for patterns some of which may be compiled only when their matcher is first made.
+    init(deferred regexes: [DeferredRegex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
         self.regexes = regexes
         self.owner = owner
         self.failureLog = failureLog
@@ -40,7 +45,7 @@ final class LazyMatchers {
 
     @inline(never)
     private func make(_ index: Int) -> Matcher {
-        let matcher = Matcher(regexes[index], owner: owner(index), failureLog: failureLog)
+        let matcher = Matcher(regexes[index].regex, owner: owner(index), failureLog: failureLog)
         made[index] = matcher
         references[index] = Unmanaged.passUnretained(matcher)
         return matcher

@@ -20,7 +20,7 @@ struct PrefilterTests {
         if let furniture = catalog.furniture { all.append(("furniture", furniture)) }
         all += catalog.repeats.map { ("repeat", $0.regex) }
         let vocabulary = try EventRecognizer.Compiled(Vocabulary.builtin)
-        all += vocabulary.groups.map { ("keyword group", $0) }
+        all += vocabulary.groups.map { ("keyword group", $0.regex) }
         all += vocabulary.detailRegexes.map { ("vocabulary detail", $0) }
         if let unfiltered = vocabulary.unfiltered { all.append(("unfiltered vocabulary", unfiltered)) }
         return all

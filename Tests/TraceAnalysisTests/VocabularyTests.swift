@@ -65,6 +65,34 @@ struct VocabularyTests {
         }
     }
 
+    /// The built-in vocabulary's keyword groups are compiled when first matched (most never are), and each compiles
+    /// to the alternation an up-front compilation makes; a group that holds an entry of your own is compiled up
+    /// front, so that its error is told before any input is read (above).
+    @Test func theBuiltInKeywordGroupsWaitForTheirFirstMatch() throws {
+        let compiled = try EventRecognizer.Compiled(Vocabulary.builtin)
+        #expect(!compiled.groups.isEmpty)
+        #expect(compiled.groups.allSatisfy { !$0.isCompiled })
+        for group in compiled.groups {
+            #expect(group.regex.options == [.caseless])
+            #expect(group.regex.pattern.hasPrefix("(?:(?:"))
+            #expect(group.isCompiled)
+        }
+        let own = VocabularyEntry(
+            id: "team-launched", event: .didFinishLaunching, pattern: "app launched", keywords: ["launched"],
+            examples: ["app launched"])
+        let mixed = try EventRecognizer.Compiled(Vocabulary(entries: Vocabulary.builtin.entries + [own]))
+        let ownIndex = Vocabulary.builtin.entries.count
+        for (group, members) in zip(mixed.groups, mixed.groupMembers) {
+            #expect(group.isCompiled == members.contains(ownIndex), "\(members)")
+        }
+        // A message only a group that waited can mean is recognised once it is compiled.
+        let recognizer = EventRecognizer(compiled: compiled)
+        let message = Array("applicationDidBecomeActive:".utf8)
+        let entry = message.withUnsafeBytes { recognizer.entryIndex($0) }
+        #expect(entry.map { Vocabulary.builtin.entries[$0].event } == .didBecomeActive)
+        #expect(compiled.groups.contains { $0.isCompiled })
+    }
+
     /// Of two bad entries, the first is named, whichever fault each has (a syntax error in an entry that names no
     /// group, then an unknown capture name), as when every entry is compiled alone in order.
     @Test func theFirstBadEntryIsNamed() {
