@@ -30,37 +30,36 @@ public final class EventRecognizer {
         let events: [LifecycleEvent]
         /// Per entry: whether it is a Mac-only spelling.
         let appKit: [Bool]
-        /// Entries whose pattern names what it is about (`pid`, `name`, `bundle`, `signal`), compiled alone: each
-        /// such entry's position in ``detailEntries`` and ``detailRegexes``.
+        /// Entries whose pattern names what it is about (`pid`, `name`, `bundle`, `signal`), compiled alone (a
+        /// built-in one when first matched): each such entry's position in ``detailEntries`` and ``detailRegexes``.
         let detailed: [Int: Int]
         let detailEntries: [Int]
-        let detailRegexes: [Regex]
+        let detailRegexes: [DeferredRegex]
 
         /// The capture names an entry may use to say which process a line is about.
         public static let captureNames = ["pid", "name", "bundle", "signal"]
 
         public init(_ vocabulary: Vocabulary) throws(TraceAnalyzeError) {
             let members = Self.members(vocabulary)
-            // Each entry is compiled alone first, so that an error names the entry that has it, except a built-in
-            // entry that names no group (the tests compile every built-in entry alone; one that names groups is read
-            // alone later): 42 of the built-in vocabulary's 60 compilations, 4 % of the start-up. When anything
-            // fails, every entry is compiled alone, in order, so that the error is the one a compilation of each
-            // gives first.
+            // Each entry of your own is compiled alone first, so that an error names the entry that has it (the
+            // tests compile every built-in entry alone). When anything fails, every entry is compiled alone, in
+            // order, so that the error is the one a compilation of each gives first. What is built in waits for its
+            // first match to be compiled (``DeferredRegex``): a built-in entry that names groups (the tests check
+            // that each one that may does, with names of ``captureNames``), and a group of built-in entries alone
+            // (the tests compile each built-in group); most are never matched.
             let builtIn = Set(Vocabulary.builtin.entries.map(\.pattern))
-            let details: [Int: Regex]
+            let isBuiltIn = vocabulary.entries.map { builtIn.contains($0.pattern) }
+            var details: [Int: DeferredRegex]
             let groups: [DeferredRegex]
             let unfiltered: Regex?
             do {
-                details = try Self.compiledAlone(
-                    vocabulary.entries.indices.filter { index in
-                        let pattern = vocabulary.entries[index].pattern
-                        return Self.mayNameGroups(pattern) || !builtIn.contains(pattern)
-                    },
-                    of: vocabulary)
-                // A group of built-in entries alone compiles (the tests compile each built-in group), so it waits
-                // for its first match: most groups are never matched. A group with an entry of your own is compiled
-                // now, so that its error is told before any input is read.
-                let isBuiltIn = vocabulary.entries.map { builtIn.contains($0.pattern) }
+                details = try Self.compiledAlone(vocabulary.entries.indices.filter { !isBuiltIn[$0] }, of: vocabulary)
+                    .mapValues(DeferredRegex.init)
+                for (index, entry) in vocabulary.entries.enumerated()
+                where isBuiltIn[index] && Self.mayNameGroups(entry.pattern) {
+                    let pattern = entry.pattern
+                    details[index] = DeferredRegex(compiling: { pattern }, options: .caseless)
+                }
                 groups = try members.keywords.map { indices throws(TraceAnalyzeError) in
                     guard indices.allSatisfy({ isBuiltIn[$0] }) else {
                         return DeferredRegex(try Self.alternation(indices, of: vocabulary))
@@ -264,7 +263,7 @@ public final class EventRecognizer {
         }
         self.events = compiled.events
         self.detailed = compiled.detailed
-        self.details = LazyMatchers(compiled.detailRegexes, failureLog: failureLog) {
+        self.details = LazyMatchers(deferred: compiled.detailRegexes, failureLog: failureLog) {
             "vocabulary \(entries[compiled.detailEntries[$0]].id)"
         }
         self.sceneIdentity = Matcher(Self.sceneIdentityRegex)

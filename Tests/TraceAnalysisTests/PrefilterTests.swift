@@ -21,7 +21,7 @@ struct PrefilterTests {
         all += catalog.repeats.map { ("repeat", $0.regex) }
         let vocabulary = try EventRecognizer.Compiled(Vocabulary.builtin)
         all += vocabulary.groups.map { ("keyword group", $0.regex) }
-        all += vocabulary.detailRegexes.map { ("vocabulary detail", $0) }
+        all += vocabulary.detailRegexes.map { ("vocabulary detail", $0.regex) }
         if let unfiltered = vocabulary.unfiltered { all.append(("unfiltered vocabulary", unfiltered)) }
         return all
     }

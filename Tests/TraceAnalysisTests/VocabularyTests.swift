@@ -65,10 +65,12 @@ struct VocabularyTests {
         }
     }
 
-    /// The built-in vocabulary's keyword groups are compiled when first matched (most never are), and each compiles
-    /// to the alternation an up-front compilation makes; a group that holds an entry of your own is compiled up
-    /// front, so that its error is told before any input is read (above).
-    @Test func theBuiltInKeywordGroupsWaitForTheirFirstMatch() throws {
+    /// The built-in vocabulary's keyword groups and its entries that name groups are compiled when first matched
+    /// (most never are): each group to the alternation an up-front compilation makes, each entry that may name
+    /// groups (``EventRecognizer/Compiled/mayNameGroups(_:)``) to a pattern that names some, all of them capture
+    /// names the recogniser reads. A group that holds an entry of your own is compiled up front, so that its error
+    /// is told before any input is read (above).
+    @Test func theBuiltInPatternsWaitForTheirFirstMatch() throws {
         let compiled = try EventRecognizer.Compiled(Vocabulary.builtin)
         #expect(!compiled.groups.isEmpty)
         #expect(compiled.groups.allSatisfy { !$0.isCompiled })
@@ -76,6 +78,17 @@ struct VocabularyTests {
             #expect(group.regex.options == [.caseless])
             #expect(group.regex.pattern.hasPrefix("(?:(?:"))
             #expect(group.isCompiled)
+        }
+        let naming = Vocabulary.builtin.entries.indices.filter {
+            EventRecognizer.Compiled.mayNameGroups(Vocabulary.builtin.entries[$0].pattern)
+        }
+        #expect(!naming.isEmpty)
+        #expect(compiled.detailEntries == naming)
+        #expect(compiled.detailRegexes.allSatisfy { !$0.isCompiled })
+        for (index, detail) in zip(compiled.detailEntries, compiled.detailRegexes) {
+            let names = Set(detail.regex.groupNumbers.keys)
+            #expect(!names.isEmpty, "\(Vocabulary.builtin.entries[index].id)")
+            #expect(names.isSubset(of: EventRecognizer.Compiled.captureNames), "\(names)")
         }
         let own = VocabularyEntry(
             id: "team-launched", event: .didFinishLaunching, pattern: "app launched", keywords: ["launched"],
