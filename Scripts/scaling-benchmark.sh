@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Linear scaling: trace-analyze on a SMALL and a LARGE generated capture (default 50MB and 500MB, ten times as
-# big), median of RUNS runs each, then the ratio of the times (10.0 is perfectly linear) and each peak RSS. An empty
-# capture is timed too: what every run pays whatever its input (start-up, an empty report), which makes the ratio of
-# whole runs fall below the ratio of sizes as the cost per byte falls; the ratio of the times less that one is
-# printed beside it.
+# big), in RUNS rounds that time each in turn: the median time of each, the median of each round's ratio of the times
+# (10.0 is perfectly linear) and each peak RSS. An empty capture is timed too: what every run pays whatever its input
+# (start-up, an empty report), which makes the ratio of whole runs fall below the ratio of sizes as the cost per byte
+# falls; the ratio of the times less that one is printed beside it, and `cat`'s ratio, what reading the bytes alone
+# costs at each size on this machine.
 #
 #   Scripts/scaling-benchmark.sh
 #   SMALL=100MB LARGE=1GB RUNS=3 Scripts/scaling-benchmark.sh
