@@ -254,6 +254,30 @@ public enum JUnitReporter {
     /// (`samples/slow-launch.log` → `samples.slow-launch`), so tools that split class names on dots group cases by
     /// folder and file. Dots inside a name become `_`.
     static func classname(_ input: String) -> String {
+        // An ASCII path (nearly every one) byte by byte: each of its bytes is a character of its own but in a CR LF
+        // pair, which is neither `/` nor `.`, so the bytes give what the characters give, without the grapheme
+        // breaking that made a name cost about 50,000 instructions (a batch of 1,000 inputs, 15 ms).
+        if input.utf8.allSatisfy({ $0 < 0x80 }) { return asciiClassname(input) }
+        return characterClassname(input)
+    }
+
+    /// ``classname(_:)`` of an ASCII path, over its bytes.
+    static func asciiClassname(_ input: String) -> String {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var parts = Array(input.utf8).split(separator: slash).filter { !($0.count == 1 && $0.first == dot) }
+        if let last = parts.last, let end = last.lastIndex(of: dot), end != last.startIndex {
+            parts[parts.count - 1] = last[..<end]
+        }
+        var bytes: [UInt8] = []
+        for (index, part) in parts.enumerated() {
+            if index > 0 { bytes.append(dot) }
+            bytes += part.map { $0 == dot ? UInt8(ascii: "_") : $0 }
+        }
+        return bytes.isEmpty ? "trace-analyze" : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``classname(_:)`` over the path's characters.
+    static func characterClassname(_ input: String) -> String {
         var parts = input.split(separator: "/").map(String.init).filter { $0 != "." && !$0.isEmpty }
         if var last = parts.popLast() {
             if let dot = last.lastIndex(of: "."), dot != last.startIndex { last = String(last[..<dot]) }

@@ -267,6 +267,25 @@ struct CIReportTests {
         #expect(JUnitReporter.classname(input) == expected)
     }
 
+    /// An ASCII path's class name is worked out over its bytes, and is the one its characters give: on made and
+    /// random paths (dots, slashes, `.` and empty folders, a CR LF pair, which is one character).
+    @Test func anASCIIClassNameIsTheOneItsCharactersGive() {
+        var random = SplitMix64(seed: 0xC1A5_5E5)
+        let pieces = ["/", ".", "..", "a", "b.c", ".log", "x.y.z", "\r\n", "\r", "-", "_", " ", "", "./", "2024.01"]
+        var paths = ["", "/", ".", "..", "./.", "a/./b", "/a//b/", ".hidden", "a.", "a/.b", "\r\n.log", "a\r\n/b.c"]
+        for _ in 0..<2_000 {
+            paths.append(
+                (0..<Int.random(in: 1...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        for path in paths {
+            #expect(
+                JUnitReporter.asciiClassname(path) == JUnitReporter.characterClassname(path), "\(path.debugDescription)"
+            )
+        }
+        // Other paths keep the characters' way: a dot with a combining accent is no dot.
+        #expect(JUnitReporter.classname("caf\u{E9}/a.\u{301}b.log") == "caf\u{E9}.a.\u{301}b")
+    }
+
     // MARK: GitHub
 
     @Test func githubEscaping() {
