@@ -25,26 +25,26 @@ source Scripts/release-build.sh
 release_build
 mkdir -p bench-data
 
-# Wall time (µs) of one run of the tool on $1, in REPLY; its peak RSS (KB) in RSS.
-run_tool() {
+# Runs the command with its output thrown away (an exit status up to 2, findings or an input problem, is no failure),
+# and puts its wall time (µs) in REPLY.
+timed() {
     local start end
     start=${EPOCHREALTIME//[.,]/}
-    # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
-    /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$1" > /dev/null 2>&1 || (($? <= 2))
+    "$@" > /dev/null 2>&1 || (($? <= 2))
     end=${EPOCHREALTIME//[.,]/}
     REPLY=$((end - start))
+}
+
+# Wall time (µs) of one run of the tool on $1, in REPLY; its peak RSS (KB) in RSS.
+run_tool() {
+    # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
+    timed /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$1"
     RSS=$(tail -n 1 "$TMP/rss")
 }
 
 # Wall time (µs) of `cat $1 > /dev/null`, in REPLY: what reading the bytes costs on this machine at that size (a
 # capture that fits the processor's last-level cache is read faster per byte than one that does not).
-run_cat() {
-    local start end
-    start=${EPOCHREALTIME//[.,]/}
-    cat "$1" > /dev/null
-    end=${EPOCHREALTIME//[.,]/}
-    REPLY=$((end - start))
-}
+run_cat() { timed cat "$1"; }
 
 # The median of the arguments.
 median() {

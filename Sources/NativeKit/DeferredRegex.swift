@@ -8,37 +8,33 @@
 public final class DeferredRegex: @unchecked Sendable {
     private let lock = Lock()
     private var made: Regex?
-    /// What makes the pattern (nil once compiled): building it can cost as much as compiling it.
-    private var pattern: (@Sendable () -> String)?
-    private let options: Regex.Options
+    /// What makes the pattern and compiles it (nil once compiled): building the pattern can cost as much as
+    /// compiling it.
+    private var make: (@Sendable () throws(RegexError) -> Regex)?
 
     /// `regex`, already compiled.
-    public init(_ regex: Regex) {
-        made = regex
-        options = regex.options
-    }
+    public init(_ regex: Regex) { made = regex }
 
     /// The pattern `pattern` makes, to be made and compiled with `options` when first asked for. It must compile: a
     /// pattern that does not stops the program (a built-in pattern the tests compile, never one from a
     /// configuration).
     public init(compiling pattern: @escaping @Sendable () -> String, options: Regex.Options = []) {
-        self.pattern = pattern
-        self.options = options
+        make = { () throws(RegexError) in try Regex(pattern(), options: options) }
     }
 
     /// The compiled pattern.
     public var regex: Regex {
         lock.withLock {
             if let made { return made }
-            guard let pattern else { preconditionFailure("neither a pattern nor a regex") }
+            guard let make else { preconditionFailure("neither a pattern nor a regex") }
             let regex: Regex
             do {
-                regex = try Regex(pattern(), options: options)
+                regex = try make()
             } catch {
                 preconditionFailure("a built-in pattern does not compile: \(error)")
             }
             made = regex
-            self.pattern = nil
+            self.make = nil
             return regex
         }
     }
