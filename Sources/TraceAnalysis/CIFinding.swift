@@ -192,10 +192,14 @@ struct CIFinding: Sendable {
     private static func forEach(
         of process: ProcessReport, at index: Int, options: AnalysisOptions, _ body: (CIFinding) -> Void
     ) {
+        // Worked out at the first finding, once.
+        var shownName: String?
         func add(_ kind: Kind, _ line: Int, _ endLine: Int?, _ detail: String) {
+            let name = shownName ?? process.displayName
+            shownName = name
             var finding = CIFinding(
                 kind: kind, input: process.input, line: line, endLine: endLine, processIndex: index,
-                process: process.displayName, detail: detail, failing: false)
+                process: name, detail: detail, failing: false)
             finding.failing = finding.policyFinding.map(options.failOn.fails(on:)) ?? false
             body(finding)
         }
@@ -203,10 +207,11 @@ struct CIFinding: Sendable {
             add(.violation(violation.rule), violation.line, nil, violation.message)
         }
         if let launch = process.launch, let duration = launch.durationMs {
-            let took = "launch took \(DurationFormat.text(duration)) to active"
-            let watchdog =
-                "in watchdog territory (0x8badf00d at about "
-                + "\(DurationFormat.text(options.watchdog(for: process.name))))"
+            // Worded only for a launch that has a finding (most have none).
+            var took: String { "launch took \(DurationFormat.text(duration)) to active" }
+            var watchdog: String {
+                "in watchdog territory (0x8badf00d at about \(DurationFormat.text(options.watchdog(for: process.name))))"
+            }
             if launch.overBudget {
                 var detail = took + ", over its \(DurationFormat.text(launch.budgetMs)) budget by "
                 detail += DurationFormat.text(duration - launch.budgetMs)

@@ -160,11 +160,11 @@ struct JSONWriter: JSONEmitter, ~Copyable {
     }
 
     mutating func key(named name: String) {
-        Self.withUTF8(name) { appendQuoted($0, isKey: true) }
+        OutputBytes.withUTF8(name) { appendQuoted($0, isKey: true) }
         afterKey = true
     }
 
-    mutating func string(_ value: String) { Self.withUTF8(value) { appendQuoted($0, isKey: false) } }
+    mutating func string(_ value: String) { OutputBytes.withUTF8(value) { appendQuoted($0, isKey: false) } }
 
     mutating func int(_ value: Int) {
         let text = startValue(room: Self.decimalCapacity)
@@ -196,7 +196,7 @@ struct JSONWriter: JSONEmitter, ~Copyable {
         guard
             let count = value.writeISO8601(
                 into: UnsafeMutableBufferPointer(start: text + 1, count: Timestamp.iso8601Capacity), dates: &dates)
-        else { return Self.withUTF8(value.iso8601) { appendQuoted($0, isKey: false, afterSeparator: true) } }
+        else { return OutputBytes.withUTF8(value.iso8601) { appendQuoted($0, isKey: false, afterSeparator: true) } }
         text[count + 1] = UInt8(ascii: "\"")
         output.commit(count + 2)
     }
@@ -274,7 +274,7 @@ struct JSONWriter: JSONEmitter, ~Copyable {
     // MARK: Scalars
 
     /// Room for an Int in decimal: a sign and 19 digits.
-    private static let decimalCapacity = 20
+    static let decimalCapacity = 20
 
     /// `JSONValue.number`'s text without its Strings for the common cases. A whole value prints as an integer.
     /// Otherwise the value is k/1000 for an integer k (not a multiple of 1000); for |k| < 10¹² (values below
@@ -337,16 +337,6 @@ struct JSONWriter: JSONEmitter, ~Copyable {
             rest /= 10
         } while index > sign
         return sign + digits
-    }
-
-    /// Calls `body` with the UTF-8 of `text` in place. Through the borrowed `span` where there is one (the
-    /// string is neither retained nor released, small strings included: a key is a few dozen instructions cheaper
-    /// than through `withContiguousStorageIfAvailable`).
-    @inline(__always)
-    private static func withUTF8(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        if #available(macOS 26, *) { return text.utf8.span.withUnsafeBufferPointer(body) }
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable(body)
-        if done == nil { Array(text.utf8).withUnsafeBufferPointer(body) }
     }
 
     /// `JSONValue.escape`'s output, with the separator before it (unless `afterSeparator`, or after a key) and,

@@ -18,16 +18,21 @@ public enum JUnitReporter {
         _ report: AnalysisReport, jobs: Int = 1, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
     ) rethrows {
         let document = Document(report, jobs: jobs)
-        let totals = [
-            ("name", "trace-analyze"), ("tests", "\(document.tests)"), ("failures", "\(document.failures)"),
-            ("errors", "\(document.errors)"), ("time", seconds(document.timeMs)),
-        ]
-        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites\(attributes(totals))>\n"
-        try OrderedParallel.write(head: head, pieces: document.pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink)
-        {
+        var head = ReportText()
+        head.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites")
+        attribute("name", "trace-analyze", &head)
+        attribute("tests", document.tests, &head)
+        attribute("failures", document.failures, &head)
+        attribute("errors", document.errors, &head)
+        attribute("time", milliseconds: document.timeMs, &head)
+        head.append(">\n")
+        try OrderedParallel.writeBytes(
+            head: head.take(), pieces: document.pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink
+        ) {
             document.render($0)
+        } parts: { _, _ in
         } tail: {
-            "</testsuites>\n"
+            Array("</testsuites>\n".utf8)
         }
     }
 
@@ -70,8 +75,8 @@ public enum JUnitReporter {
             var closing: Case?
             if let error = input.error {
                 closing = Case(
-                    name: "read \(input.name)", classname: suite.classname, timeMs: 0,
-                    outcome: [.error(type: "\(error.inputLabel)-input", message: String(describing: error), text: "")])
+                    name: "read \(input.name)",
+                    outcome: .error(type: "\(error.inputLabel)-input", message: String(describing: error)))
             } else {
                 suite.properties = [
                     ("format", input.format ?? "none recognised"), ("lines", "\(input.lines)"),
@@ -96,21 +101,21 @@ public enum JUnitReporter {
                 if report.lifecycleEventCount == 0 && input.lifecycleEvents == 0 {
                     let message = "no lifecycle event in any input: is this an app's console or device log?"
                     closing = Case(
-                        name: "lifecycle events", classname: suite.classname, timeMs: 0,
-                        outcome: [.error(type: "no-lifecycle-events", message: message, text: "")])
+                        name: "lifecycle events", outcome: .error(type: "no-lifecycle-events", message: message))
                 } else if indices.isEmpty {
                     // Nothing was checked, which is not a pass: the input held no process at all.
                     let message = "no process in \(input.lines) line\(input.lines == 1 ? "" : "s")"
-                    closing = Case(
-                        name: "lifecycle events", classname: suite.classname, timeMs: 0, outcome: [.skipped(message)])
+                    closing = Case(name: "lifecycle events", outcome: .skipped(message))
                 }
                 // The span of the input's timestamps: its earliest process start to its latest process end.
                 suite.timeMs = spanMs(first, last)
             }
             if let closing {
                 suite.counts.tests += 1
-                if closing.errored { suite.counts.errors += 1 }
-                if closing.skipped { suite.counts.skipped += 1 }
+                switch closing.outcome {
+                case .error: suite.counts.errors += 1
+                case .skipped: suite.counts.skipped += 1
+                }
             }
             suite.closing = closing
             return (suite, pieces)
@@ -122,38 +127,36 @@ public enum JUnitReporter {
             repeated ? process.displayName + " from line \(process.firstLine)" : process.displayName
         }
 
-        func render(_ index: Int) -> String {
+        func render(_ index: Int) -> [UInt8] {
+            var out = ReportText()
             switch pieces[index] {
-            case .suiteStart(let input): return opening(suites[input])
+            case .suiteStart(let input): opening(suites[input], &out)
             case .testCase(let position, let suite, let repeatedName):
                 let process = report.processes.withoutEvents[position]
                 let findings = CIFinding.Digest(
                     process, at: position, options: report.options, limit: JUnitReporter.listedFindings)
                 let name = Self.caseName(process, repeated: repeatedName)
-                return write(testCase(process, name: name, suites[suite].classname, findings, report))
-            case .suiteEnd(let input): return (suites[input].closing.map(write) ?? "") + "  </testsuite>\n"
+                testCase(process, name: name, suites[suite].classname, findings, report, &out)
+            case .suiteEnd(let input):
+                if let closing = suites[input].closing { write(closing, suites[input].classname, &out) }
+                out.append("  </testsuite>\n")
             }
+            return out.take()
         }
     }
 
     // MARK: Model
 
-    enum Outcome {
-        case failure(type: String, message: String, text: String)
-        case error(type: String, message: String, text: String)
-        case skipped(String)
-    }
-
+    /// The case a suite ends with beyond its processes': its name and what it says (its class is the suite's,
+    /// its time 0).
     struct Case {
-        var name: String
-        var classname: String
-        var timeMs: Int
-        var outcome: [Outcome]
-        var systemOut: [String] = []
+        enum Outcome {
+            case error(type: String, message: String)
+            case skipped(String)
+        }
 
-        var failed: Bool { outcome.contains { if case .failure = $0 { true } else { false } } }
-        var errored: Bool { outcome.contains { if case .error = $0 { true } else { false } } }
-        var skipped: Bool { outcome.contains { if case .skipped = $0 { true } else { false } } }
+        var name: String
+        var outcome: Outcome
     }
 
     struct Suite {
@@ -173,43 +176,84 @@ public enum JUnitReporter {
     /// others are counted (a process may have hundreds of thousands of violations).
     static let listedFindings = 1_000
 
+    /// A process's test case: a `<failure>` per failing finding (up to the limit), then in `<system-out>` its
+    /// span, how many failures (when more than one), its launch, its scenarios and the findings reported without
+    /// failing, a line each.
     private static func testCase(
         _ process: ProcessReport, name: String, _ classname: String, _ findings: CIFinding.Digest,
-        _ report: AnalysisReport
-    ) -> Case {
-        var outcome: [Outcome] = []
-        var notes: [String] = []
-        var span = "lines \(process.firstLine)–\(process.lastLine)"
-        if let first = process.firstTime, let last = process.lastTime {
-            span += ", \(first.timeOfDay) → \(last.timeOfDay)"
-        }
-        notes.append("\(span), ends \(process.finalState.rawValue)")
-        if let launch = process.launch { notes.append(launchNote(launch)) }
-        if !process.episodes.isEmpty { notes.append(scenariosNote(process.episodes)) }
+        _ report: AnalysisReport, _ out: inout ReportText
+    ) {
+        caseHead(classname, name, spanMs(process.firstTime, process.lastTime), &out)
+        out.append(">\n")
         for finding in findings.failing.findings {
-            let text = "\(finding.location): \(finding.detail)"
-            let full = finding.explanation.map { text + "\n" + $0 } ?? text
-            outcome.append(.failure(type: finding.type, message: finding.detail, text: full))
+            out.append("      <failure")
+            attribute("message", finding.detail, &out)
+            attribute("type", finding.type, &out)
+            out.append(">")
+            out.append(finding.location, escaping: String.xmlText)
+            out.append(": ")
+            out.append(finding.detail, escaping: String.xmlText)
+            if let explanation = finding.explanation {
+                out.append("\n")
+                out.append(explanation, escaping: String.xmlText)
+            }
+            out.append("</failure>\n")
         }
-        for finding in findings.reported.findings {
-            let text = "\(finding.location): \(finding.detail)"
-            notes.append(
-                "reported, not failing under --fail-on \(report.failOnDescription): \(finding.type) at \(text)")
+        // The output's lines, escaped as the text they join into (a line feed is kept as it is).
+        out.append("      <system-out>lines ")
+        out.append(process.firstLine)
+        out.append("–")
+        out.append(process.lastLine)
+        if let first = process.firstTime, let last = process.lastTime {
+            out.append(", ")
+            out.appendTimeOfDay(first)
+            out.append(" → ")
+            out.appendTimeOfDay(last)
         }
-        if findings.reported.more > 0 {
-            notes.append("… and \(findings.reported.more) more reported, not failing")
-        }
+        out.append(", ends ")
+        out.append(process.finalState.rawValue)
         let failing = findings.failing
         if failing.count > 1 {
             // Some consumers show only a case's first <failure>: the output names them all (up to the limit).
-            var list = failing.findings.map { "\($0.type) at \($0.location)" }.joined(separator: ", ")
-            if failing.more > 0 { list += ", … and \(failing.more) more" }
-            notes.insert("\(failing.count) failures: \(list)", at: 1)
+            out.append("\n")
+            out.append(failing.count)
+            out.append(" failures: ")
+            for (index, finding) in failing.findings.enumerated() {
+                if index > 0 { out.append(", ") }
+                out.append(finding.type, escaping: String.xmlText)
+                out.append(" at ")
+                out.append(finding.location, escaping: String.xmlText)
+            }
+            if failing.more > 0 {
+                out.append(", … and ")
+                out.append(failing.more)
+                out.append(" more")
+            }
         }
-        var testCase = Case(
-            name: name, classname: classname, timeMs: spanMs(process.firstTime, process.lastTime), outcome: outcome)
-        testCase.systemOut = notes
-        return testCase
+        if let launch = process.launch {
+            out.append("\n")
+            out.append(launchNote(launch), escaping: String.xmlText)
+        }
+        if !process.episodes.isEmpty {
+            out.append("\n")
+            scenariosNote(process.episodes, &out)
+        }
+        for finding in findings.reported.findings {
+            out.append("\nreported, not failing under --fail-on ")
+            out.append(report.failOnDescription, escaping: String.xmlText)
+            out.append(": ")
+            out.append(finding.type, escaping: String.xmlText)
+            out.append(" at ")
+            out.append(finding.location, escaping: String.xmlText)
+            out.append(": ")
+            out.append(finding.detail, escaping: String.xmlText)
+        }
+        if findings.reported.more > 0 {
+            out.append("\n… and ")
+            out.append(findings.reported.more)
+            out.append(" more reported, not failing")
+        }
+        out.append("</system-out>\n    </testcase>\n")
     }
 
     /// At most this many scenarios are named one by one in a case's output; the others are counted by scenario.
@@ -217,8 +261,8 @@ public enum JUnitReporter {
 
     /// `scenarios: launch, enter-background, …`, in report order; past ``listedScenarios``, `… and 599001 more:
     /// enter-background ×299500, return-to-foreground ×299501` (a process may have hundreds of thousands).
-    private static func scenariosNote(_ episodes: TimelineEpisodes) -> String {
-        var note = "scenarios: "
+    private static func scenariosNote(_ episodes: TimelineEpisodes, _ out: inout ReportText) {
+        out.append("scenarios: ")
         var listed = 0
         var more: [Scenario: Int] = [:]
         for episode in episodes {
@@ -226,12 +270,23 @@ public enum JUnitReporter {
                 more[episode.scenario, default: 0] += 1
                 continue
             }
-            note += (listed == 0 ? "" : ", ") + episode.scenario.rawValue
+            if listed > 0 { out.append(", ") }
+            out.append(episode.scenario.rawValue)
             listed += 1
         }
-        guard !more.isEmpty else { return note }
-        let counts = Scenario.allCases.compactMap { scenario in more[scenario].map { "\(scenario.rawValue) ×\($0)" } }
-        return note + ", … and \(episodes.count - listed) more: " + counts.joined(separator: ", ")
+        guard !more.isEmpty else { return }
+        out.append(", … and ")
+        out.append(episodes.count - listed)
+        out.append(" more: ")
+        var first = true
+        for scenario in Scenario.allCases {
+            guard let count = more[scenario] else { continue }
+            if !first { out.append(", ") }
+            first = false
+            out.append(scenario.rawValue)
+            out.append(" ×")
+            out.append(count)
+        }
     }
 
     private static func launchNote(_ launch: LaunchReport) -> String {
@@ -295,63 +350,89 @@ public enum JUnitReporter {
 
     /// `1.905`: seconds with milliseconds, as the schema's `SUREFIRE_TIME` (at most three decimals) wants.
     static func seconds(_ ms: Int) -> String {
+        var out = ReportText()
+        seconds(ms, &out)
+        return String(decoding: out.take(), as: UTF8.self)
+    }
+
+    private static func seconds(_ ms: Int, _ out: inout ReportText) {
+        out.append(ms / 1000)
+        out.append(".")
         let fraction = ms % 1000
-        let digits = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return "\(ms / 1000).\(digits)"
+        if fraction >= 0 && fraction < 100 { out.append(fraction < 10 ? "00" : "0") }
+        out.append(fraction)
     }
 
     // MARK: Writing
 
     /// A suite's opening tag, with its counts, and its properties.
-    private static func opening(_ suite: Suite) -> String {
-        let attributes = attributes([
-            ("name", suite.name), ("tests", "\(suite.counts.tests)"), ("failures", "\(suite.counts.failures)"),
-            ("errors", "\(suite.counts.errors)"), ("skipped", "\(suite.counts.skipped)"),
-            ("time", seconds(suite.timeMs)),
-        ])
-        var out = "  <testsuite\(attributes)>\n"
-        if !suite.properties.isEmpty {
-            out += "    <properties>\n"
-            for (name, value) in suite.properties {
-                out += "      <property\(self.attributes([("name", name), ("value", value)]))/>\n"
-            }
-            out += "    </properties>\n"
+    private static func opening(_ suite: Suite, _ out: inout ReportText) {
+        out.append("  <testsuite")
+        attribute("name", suite.name, &out)
+        attribute("tests", suite.counts.tests, &out)
+        attribute("failures", suite.counts.failures, &out)
+        attribute("errors", suite.counts.errors, &out)
+        attribute("skipped", suite.counts.skipped, &out)
+        attribute("time", milliseconds: suite.timeMs, &out)
+        out.append(">\n")
+        guard !suite.properties.isEmpty else { return }
+        out.append("    <properties>\n")
+        for (name, value) in suite.properties {
+            out.append("      <property")
+            attribute("name", name, &out)
+            attribute("value", value, &out)
+            out.append("/>\n")
         }
-        return out
+        out.append("    </properties>\n")
     }
 
-    private static func write(_ testCase: Case) -> String {
-        let head =
-            "    <testcase"
-            + attributes([
-                ("classname", testCase.classname), ("name", testCase.name), ("time", seconds(testCase.timeMs)),
-            ])
-        guard !testCase.outcome.isEmpty || !testCase.systemOut.isEmpty else { return head + "/>\n" }
-        var out = head + ">\n"
-        for outcome in testCase.outcome {
-            switch outcome {
-            case .failure(let type, let message, let text):
-                out += element("failure", [("message", message), ("type", type)], text)
-            case .error(let type, let message, let text):
-                out += element("error", [("message", message), ("type", type)], text)
-            case .skipped(let message):
-                out += element("skipped", [("message", message)], "")
-            }
-        }
-        if !testCase.systemOut.isEmpty {
-            out += "      <system-out>" + testCase.systemOut.joined(separator: "\n").xmlEscapedText + "</system-out>\n"
-        }
-        out += "    </testcase>\n"
-        return out
+    /// `    <testcase classname=… name=… time=…`, the tag left open.
+    private static func caseHead(_ classname: String, _ name: String, _ timeMs: Int, _ out: inout ReportText) {
+        out.append("    <testcase")
+        attribute("classname", classname, &out)
+        attribute("name", name, &out)
+        attribute("time", milliseconds: timeMs, &out)
     }
 
-    private static func element(_ name: String, _ attributes: [(String, String)], _ text: String) -> String {
-        let head = "      <\(name)\(self.attributes(attributes))"
-        return text.isEmpty ? head + "/>\n" : head + ">\(text.xmlEscapedText)</\(name)>\n"
+    /// A suite's closing case: an error or a skip, each an element with no text.
+    private static func write(_ testCase: Case, _ classname: String, _ out: inout ReportText) {
+        caseHead(classname, testCase.name, 0, &out)
+        out.append(">\n")
+        switch testCase.outcome {
+        case .error(let type, let message):
+            out.append("      <error")
+            attribute("message", message, &out)
+            attribute("type", type, &out)
+        case .skipped(let message):
+            out.append("      <skipped")
+            attribute("message", message, &out)
+        }
+        out.append("/>\n    </testcase>\n")
     }
 
-    private static func attributes(_ pairs: [(String, String)]) -> String {
-        pairs.map { " \($0.0)=\"\($0.1.xmlEscapedAttribute)\"" }.joined()
+    /// ` name="value"`, the value escaped for a double-quoted attribute.
+    private static func attribute(_ name: StaticString, _ value: String, _ out: inout ReportText) {
+        out.append(" ")
+        out.append(name)
+        out.append("=\"")
+        out.append(value, escaping: String.xmlAttribute)
+        out.append("\"")
+    }
+
+    private static func attribute(_ name: StaticString, _ value: Int, _ out: inout ReportText) {
+        out.append(" ")
+        out.append(name)
+        out.append("=\"")
+        out.append(value)
+        out.append("\"")
+    }
+
+    private static func attribute(_ name: StaticString, milliseconds: Int, _ out: inout ReportText) {
+        out.append(" ")
+        out.append(name)
+        out.append("=\"")
+        seconds(milliseconds, &out)
+        out.append("\"")
     }
 }
 

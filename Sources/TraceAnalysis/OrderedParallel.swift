@@ -52,29 +52,43 @@ enum OrderedParallel {
         _ piece: @Sendable (Int) -> String?, parts: (Int, (String) throws -> Void) throws -> Void,
         tail: () -> String
     ) rethrows {
+        try writeBytes(
+            head: Array(head.utf8), pieces: count, jobs: jobs, chunkSize: chunkSize, to: sink,
+            { piece($0).map { Array($0.utf8) } },
+            parts: { index, emit in
+                try withoutActuallyEscaping(emit) { emit in try parts(index) { try emit(Array($0.utf8)) } }
+            }, tail: { Array(tail().utf8) })
+    }
+
+    /// ``write(head:pieces:jobs:chunkSize:to:_:parts:tail:)`` for pieces made as bytes (``ReportText``).
+    static func writeBytes(
+        head: [UInt8] = [], pieces count: Int, jobs: Int, chunkSize: Int, to sink: ([UInt8]) throws -> Void,
+        _ piece: @Sendable (Int) -> [UInt8]?, parts: (Int, ([UInt8]) throws -> Void) throws -> Void,
+        tail: () -> [UInt8]
+    ) rethrows {
         var out = head
-        try forEach(count: count, jobs: jobs, { (index: $0, text: piece($0)) }) { made in
-            if let text = made.text {
-                out += text
+        try forEach(count: count, jobs: jobs, { (index: $0, bytes: piece($0)) }) { made in
+            if let bytes = made.bytes {
+                out += bytes
             } else {
                 // `parts` calls the closure below only while it runs, on this thread: `sink` does not escape.
                 try withoutActuallyEscaping(sink) { sink in
-                    try parts(made.index) { text in
-                        out += text
-                        if out.utf8.count >= chunkSize {
-                            try sink(Array(out.utf8))
-                            out = ""
+                    try parts(made.index) { bytes in
+                        out += bytes
+                        if out.count >= chunkSize {
+                            try sink(out)
+                            out.removeAll(keepingCapacity: true)
                         }
                     }
                 }
             }
-            if out.utf8.count >= chunkSize {
-                try sink(Array(out.utf8))
-                out = ""
+            if out.count >= chunkSize {
+                try sink(out)
+                out.removeAll(keepingCapacity: true)
             }
         }
         out += tail()
-        try sink(Array(out.utf8))
+        try sink(out)
     }
 
     /// A process with more items (episodes, violations, events) than this is not rendered whole on a thread but

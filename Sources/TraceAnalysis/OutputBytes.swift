@@ -59,6 +59,20 @@ struct OutputBytes: ~Copyable {
 
     mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
 
+    mutating func append(_ text: String) { Self.withUTF8(text) { append($0) } }
+
+    mutating func append(_ text: StaticString) { text.withUTF8Buffer { append($0) } }
+
+    /// Calls `body` with the UTF-8 of `text` in place. Through the borrowed `span` where there is one (the
+    /// string is neither retained nor released, small strings included: a key is a few dozen instructions cheaper
+    /// than through `withContiguousStorageIfAvailable`).
+    @inline(__always)
+    static func withUTF8(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if #available(macOS 26, *) { return text.utf8.span.withUnsafeBufferPointer(body) }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable(body)
+        if done == nil { Array(text.utf8).withUnsafeBufferPointer(body) }
+    }
+
     /// Empties the buffer, keeping its capacity.
     mutating func removeAll() { count = 0 }
 

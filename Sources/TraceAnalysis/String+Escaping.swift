@@ -15,6 +15,36 @@ struct EscapedBytes: Sendable {
         words = (low, high)
     }
 
+    /// Walks `utf8` (valid UTF-8), showing `replacement` the scalars that start with a byte this set holds, and
+    /// hands `emit`, in order, each run of bytes kept before a scalar replaced and the UTF-8 of its replacement.
+    /// Returns where the bytes kept after the last replacement start: 0 when nothing was replaced (and nothing
+    /// emitted).
+    func forEachRun(
+        _ utf8: UnsafeBufferPointer<UInt8>, _ replacement: (Unicode.Scalar) -> String?,
+        _ emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> Int {
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            guard contains(byte) else {
+                index += 1
+                continue
+            }
+            // A String's UTF-8 is valid: the first byte gives the length, the others six bits each.
+            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            var value = length == 1 ? UInt32(byte) : UInt32(byte) & (0x7F >> UInt32(length))
+            for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+            if let scalar = Unicode.Scalar(value), let text = replacement(scalar) {
+                emit(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                OutputBytes.withUTF8(text, emit)
+                runStart = index + length
+            }
+            index += length
+        }
+        return runStart
+    }
+
     @inline(__always)
     func contains(_ byte: UInt8) -> Bool {
         switch byte >> 6 {
@@ -37,6 +67,14 @@ struct ScalarEscaper: Sendable {
     }
 
     func callAsFunction(_ text: String) -> String { text.replacingScalars(looking: bytes, replacement) }
+
+    /// Appends `text` escaped to `output`.
+    func append(_ text: String, to output: inout OutputBytes) {
+        OutputBytes.withUTF8(text) { utf8 in
+            let kept = bytes.forEachRun(utf8, replacement) { output.append($0) }
+            output.append(UnsafeBufferPointer(rebasing: utf8[kept...]))
+        }
+    }
 }
 
 extension String {
@@ -48,32 +86,12 @@ extension String {
         var text = self
         return text.withUTF8 { utf8 -> String in
             var out: [UInt8] = []
-            var changed = false
-            var runStart = 0
-            var index = 0
-            while index < utf8.count {
-                let byte = utf8[index]
-                guard bytes.contains(byte) else {
-                    index += 1
-                    continue
-                }
-                // A String's UTF-8 is valid: the first byte gives the length, the others six bits each.
-                let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-                var value = length == 1 ? UInt32(byte) : UInt32(byte) & (0x7F >> UInt32(length))
-                for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
-                if let scalar = Unicode.Scalar(value), let text = replacement(scalar) {
-                    if !changed {
-                        changed = true
-                        out.reserveCapacity(utf8.count + 16)
-                    }
-                    out += UnsafeBufferPointer(rebasing: utf8[runStart..<index])
-                    out += text.utf8
-                    runStart = index + length
-                }
-                index += length
+            let kept = bytes.forEachRun(utf8, replacement) { piece in
+                if out.isEmpty { out.reserveCapacity(utf8.count + 16) }
+                out += piece
             }
-            guard changed else { return self }
-            out += UnsafeBufferPointer(rebasing: utf8[runStart...])
+            guard kept > 0 else { return self }
+            out += UnsafeBufferPointer(rebasing: utf8[kept...])
             return String(decoding: out, as: UTF8.self)
         }
     }

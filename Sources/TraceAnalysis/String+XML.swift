@@ -7,8 +7,8 @@ extension String {
     /// line feed and carriage return as character references (a parser would turn raw ones into spaces).
     var xmlEscapedAttribute: String { Self.xmlAttribute(self) }
 
-    private static let xmlText = ScalarEscaper { xmlReplacement($0, attribute: false) }
-    private static let xmlAttribute = ScalarEscaper { xmlReplacement($0, attribute: true) }
+    static let xmlText = ScalarEscaper { xmlReplacement($0, attribute: false) }
+    static let xmlAttribute = ScalarEscaper { xmlReplacement($0, attribute: true) }
 
     private static func xmlReplacement(_ scalar: Unicode.Scalar, attribute: Bool) -> String? {
         switch scalar {

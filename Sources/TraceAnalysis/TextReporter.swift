@@ -16,7 +16,8 @@ public struct TextReporter: Sendable {
     }
 
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes, a process at a time, so the text of a
-    /// big report never exists whole; processes are rendered on up to `jobs` threads, written in order.
+    /// big report never exists whole; processes are rendered on up to `jobs` threads, written in order. Each piece
+    /// is written as bytes (``ReportText``).
     public func write(
         _ report: AnalysisReport, jobs: Int = 1, chunkSize: Int = 64 * 1024, to sink: ([UInt8]) throws -> Void
     ) rethrows {
@@ -25,20 +26,25 @@ public struct TextReporter: Sendable {
         let pieces: [(input: Int, process: Int?)] = report.inputs.indices.flatMap { input in
             [(input, nil)] + (byInput[report.inputs[input].name] ?? []).map { (input, $0) }
         }
-        try OrderedParallel.write(head: "", pieces: pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink) { index in
+        try OrderedParallel.writeBytes(pieces: pieces.count, jobs: jobs, chunkSize: chunkSize, to: sink) { index in
             let (input, process) = pieces[index]
-            guard let process else { return (input == 0 ? "" : "\n") + inputHeader(report.inputs[input]) }
+            var out = ReportText()
+            guard let process else {
+                if input > 0 { out.append("\n") }
+                inputHeader(report.inputs[input], &out)
+                return out.take()
+            }
             let item = report.processes[process]
             // A process of very many items is written from its parts on the writing thread, not whole here.
             guard item.itemCount <= OrderedParallel.streamedItems else { return nil }
-            var text = ""
-            forEachPart(item) { text += $0 }
-            return text
-        } parts: { index, body in
-            // Only a process gives no text above (an input header always does).
-            try forEachPart(report.processes[pieces[index].process ?? 0], body)
+            forEachPart(item, &out) { _ in }
+            return out.take()
+        } parts: { index, emit in
+            // Only a process gives no bytes above (an input header always does).
+            var out = ReportText()
+            try forEachPart(report.processes[pieces[index].process ?? 0], &out) { try emit($0.take()) }
         } tail: {
-            (report.inputs.isEmpty ? "" : "\n") + apps(report.aggregate) + summary(report)
+            Array(((report.inputs.isEmpty ? "" : "\n") + apps(report.aggregate) + summary(report)).utf8)
         }
     }
 
@@ -87,146 +93,286 @@ public struct TextReporter: Sendable {
         return "\(what) ×\(stats.count)".padding(11) + figures.joined(separator: " · ") + " · " + over
     }
 
-    private func inputHeader(_ input: InputSummary) -> String {
-        let name = bold(Sanitizer.terminal(input.name))
+    private func inputHeader(_ input: InputSummary, _ out: inout ReportText) {
+        styled(Self.boldCode, &out) { $0.append(input.name, escaping: Sanitizer.escaper) }
         if let error = input.error {
-            return "\(name) — \(paint(.red, error.inputLabel)): \(Sanitizer.terminal(String(describing: error)))\n"
+            out.append(" — ")
+            styled(Colour.red.rawValue, &out) { $0.append(error.inputLabel) }
+            out.append(": ")
+            out.append(String(describing: error), escaping: Sanitizer.escaper)
+            out.append("\n")
+            return
         }
-        let parts = input.readingParts
-        let format = input.format ?? "no known format"
-        var text = "\(name) — \(format) · \(input.lines) lines: \(parts.joined(separator: ", "))"
-        text += " · \(input.lifecycleEvents) lifecycle events\n"
+        out.append(" — ")
+        out.append(input.format ?? "no known format")
+        out.append(" · ")
+        out.append(input.lines)
+        out.append(" lines: ")
+        out.append(input.readingParts.joined(separator: ", "))
+        out.append(" · ")
+        out.append(input.lifecycleEvents)
+        out.append(" lifecycle events\n")
         let notes = input.readingNotes
-        if !notes.isEmpty { text += dim("  " + notes.joined(separator: " · ")) + "\n" }
-        return text
+        if !notes.isEmpty {
+            styled(Self.dimCode, &out) { $0.append("  " + notes.joined(separator: " · ")) }
+            out.append("\n")
+        }
     }
 
-    /// A process's text, handed to `body` a part at a time: its head, each episode, each event (with `showEvents`),
-    /// the notices, each violation, the clock anomalies. So a process of very many episodes, events or violations
-    /// is written without its text ever being whole.
-    private func forEachPart(_ process: ProcessReport, _ body: (String) throws -> Void) rethrows {
-        try body(head(process))
+    /// A process's text, written to `out` a part at a time: its head, each episode, each event (with
+    /// `showEvents`), the notices, each violation, the clock anomalies; `partWritten` is called with `out` after
+    /// each part, so a process of very many episodes, events or violations is written without its text ever being
+    /// whole.
+    private func forEachPart(
+        _ process: ProcessReport, _ out: inout ReportText, _ partWritten: (inout ReportText) throws -> Void
+    ) rethrows {
+        head(process, &out)
+        try partWritten(&out)
         if process.episodes.isEmpty {
-            try body(dim("    no episode: no app-delegate transition was logged") + "\n")
+            styled(Self.dimCode, &out) { $0.append("    no episode: no app-delegate transition was logged") }
+            out.append("\n")
+            try partWritten(&out)
         } else {
-            for episode in process.episodes { try body(self.episode(episode)) }
+            for episode in process.episodes {
+                self.episode(episode, &out)
+                try partWritten(&out)
+            }
         }
         if showEvents {
             for event in process.events {
-                let time = event.time.map { $0.timeOfDay + "  " } ?? ""
-                let text = "      L\(event.line)  \(time)\(event.event.callbackName) → \(event.state.rawValue)"
-                try body(dim(text) + "\n")
+                styled(Self.dimCode, &out) { out in
+                    out.append("      L")
+                    out.append(event.line)
+                    out.append("  ")
+                    if let time = event.time {
+                        out.appendTimeOfDay(time)
+                        out.append("  ")
+                    }
+                    out.append(event.event.callbackName)
+                    out.append(" → ")
+                    out.append(event.state.rawValue)
+                }
+                out.append("\n")
+                try partWritten(&out)
             }
         }
-        try body(notices(process))
-        for violation in process.violations { try body(self.violation(violation)) }
-        try body(anomalies(process))
+        notices(process, &out)
+        try partWritten(&out)
+        for violation in process.violations {
+            self.violation(violation, &out)
+            try partWritten(&out)
+        }
+        anomalies(process, &out)
+        try partWritten(&out)
     }
 
     /// What comes before the episodes: the name, the span and the launch.
-    private func head(_ process: ProcessReport) -> String {
-        var span = "lines \(process.firstLine)–\(process.lastLine)"
-        if let first = process.firstTime, let last = process.lastTime {
-            span += " · \(first.timeOfDay) → \(last.timeOfDay)"
+    private func head(_ process: ProcessReport, _ out: inout ReportText) {
+        out.append("\n  ")
+        styled(Self.boldCode, &out) { $0.append(process.displayName, escaping: Sanitizer.escaper) }
+        out.append("  ")
+        styled(Self.dimCode, &out) { out in
+            out.append("lines ")
+            out.append(process.firstLine)
+            out.append("–")
+            out.append(process.lastLine)
+            if let first = process.firstTime, let last = process.lastTime {
+                out.append(" · ")
+                out.appendTimeOfDay(first)
+                out.append(" → ")
+                out.appendTimeOfDay(last)
+            }
         }
-        var out =
-            "\n  \(bold(Sanitizer.terminal(process.displayName)))  \(dim(span)) · ends \(process.finalState.rawValue)\n"
-        if let launch = process.launch { out += self.launch(launch) }
-        return out
+        out.append(" · ends ")
+        out.append(process.finalState.rawValue)
+        out.append("\n")
+        if let launch = process.launch { self.launch(launch, &out) }
     }
 
     /// What comes after the episodes and events: the scene notice and the exit.
-    private func notices(_ process: ProcessReport) -> String {
-        var out = ""
+    private func notices(_ process: ProcessReport, _ out: inout ReportText) {
         if let notice = process.events.first(where: { $0.event == .sceneLifecycleRequired }) {
-            out += paint(.yellow, "    ⚠ UIKit") + "  L\(notice.line)  the app does not adopt the UIScene lifecycle "
-            out += "(TN3187): an assert in a future iOS\n"
+            styled(Colour.yellow.rawValue, &out) { $0.append("    ⚠ UIKit") }
+            out.append("  L")
+            out.append(notice.line)
+            out.append("  the app does not adopt the UIScene lifecycle (TN3187): an assert in a future iOS\n")
         }
         if let exit = process.exit {
-            let what = exit.signal.map { "\(exit.reason.rawValue), signal \($0)" } ?? exit.reason.rawValue
-            out += paint(.yellow, "    exit  \(what)") + "  L\(exit.line)  \(Sanitizer.terminal(exit.evidence))\n"
+            styled(Colour.yellow.rawValue, &out) { out in
+                out.append("    exit  ")
+                out.append(exit.reason.rawValue)
+                if let signal = exit.signal {
+                    out.append(", signal ")
+                    out.append(signal)
+                }
+            }
+            out.append("  L")
+            out.append(exit.line)
+            out.append("  ")
+            out.append(exit.evidence, escaping: Sanitizer.escaper)
+            out.append("\n")
         }
-        return out
     }
 
     /// The clock anomalies, after the violations.
-    private func anomalies(_ process: ProcessReport) -> String {
-        var out = ""
+    private func anomalies(_ process: ProcessReport, _ out: inout ReportText) {
         for anomaly in process.clockAnomalies {
-            out += paint(.yellow, "    ⚠ clock anomaly") + "  L\(anomaly.line) \(anomaly.time.timeOfDay)  went back "
-            out += "\(DurationFormat.text(anomaly.backwardsMs)) from L\(anomaly.previousLine) "
-            out += "\(anomaly.previousTime.timeOfDay) (kept in input order)\n"
+            styled(Colour.yellow.rawValue, &out) { $0.append("    ⚠ clock anomaly") }
+            out.append("  L")
+            out.append(anomaly.line)
+            out.append(" ")
+            out.appendTimeOfDay(anomaly.time)
+            out.append("  went back ")
+            out.appendDuration(anomaly.backwardsMs)
+            out.append(" from L")
+            out.append(anomaly.previousLine)
+            out.append(" ")
+            out.appendTimeOfDay(anomaly.previousTime)
+            out.append(" (kept in input order)\n")
         }
         if process.clockAnomalyCount > process.clockAnomalies.count {
-            out +=
-                dim("      … \(process.clockAnomalyCount - process.clockAnomalies.count) more clock anomalies") + "\n"
+            styled(Self.dimCode, &out) { out in
+                out.append("      … ")
+                out.append(process.clockAnomalyCount - process.clockAnomalies.count)
+                out.append(" more clock anomalies")
+            }
+            out.append("\n")
         }
-        return out
     }
 
-    private func launch(_ launch: LaunchReport) -> String {
-        var out = "    launch  " + launchVerdict(launch) + "\n"
-        let points = launch.milestones.map { milestone -> String in
-            let offset = milestone.offsetMs.map { " +" + DurationFormat.text($0) } ?? ""
-            return "\(milestone.name) L\(milestone.line)\(offset)"
+    private func launch(_ launch: LaunchReport, _ out: inout ReportText) {
+        out.append("    launch  ")
+        launchVerdict(launch, &out)
+        out.append("\n")
+        guard !launch.milestones.isEmpty else { return }
+        styled(Self.dimCode, &out) { out in
+            out.append("      ")
+            for (index, milestone) in launch.milestones.enumerated() {
+                if index > 0 { out.append(" · ") }
+                out.append(milestone.name)
+                out.append(" L")
+                out.append(milestone.line)
+                if let offset = milestone.offsetMs {
+                    out.append(" +")
+                    out.appendDuration(offset)
+                }
+            }
         }
-        if !points.isEmpty { out += dim("      " + points.joined(separator: " · ")) + "\n" }
-        return out
+        out.append("\n")
     }
 
     /// `1.9 s to active (budget 400 ms)  ✗ over budget by 1.5 s`, `never became active in this log` …
     func launchVerdict(_ launch: LaunchReport) -> String {
-        var line = ""
+        var out = ReportText()
+        launchVerdict(launch, &out)
+        return String(decoding: out.take(), as: UTF8.self)
+    }
+
+    private func launchVerdict(_ launch: LaunchReport, _ out: inout ReportText) {
         if let duration = launch.durationMs {
-            line +=
-                bold(DurationFormat.text(duration)) + " to active (budget \(DurationFormat.text(launch.budgetMs)))  "
+            styled(Self.boldCode, &out) { $0.appendDuration(duration) }
+            out.append(" to active (budget ")
+            out.appendDuration(launch.budgetMs)
+            out.append(")  ")
             if launch.excluded {
-                line += paint(.yellow, "not checked: \(launch.excludedReason ?? "excluded")")
+                styled(Colour.yellow.rawValue, &out) { out in
+                    out.append("not checked: ")
+                    out.append(launch.excludedReason ?? "excluded")
+                }
             } else if launch.overBudget {
-                line += paint(.red, "✗ over budget by \(DurationFormat.text(duration - launch.budgetMs))")
+                styled(Colour.red.rawValue, &out) { out in
+                    out.append("✗ over budget by ")
+                    out.appendDuration(duration - launch.budgetMs)
+                }
             } else {
-                line += paint(.green, "✓ within budget")
+                styled(Colour.green.rawValue, &out) { $0.append("✓ within budget") }
             }
-            if launch.watchdogRisk { line += paint(.red, "  watchdog territory (0x8badf00d)") }
+            if launch.watchdogRisk {
+                styled(Colour.red.rawValue, &out) { $0.append("  watchdog territory (0x8badf00d)") }
+            }
         } else if launch.excluded {
-            line += paint(.yellow, "not checked: \(launch.excludedReason ?? "excluded"), never active in this log")
+            styled(Colour.yellow.rawValue, &out) { out in
+                out.append("not checked: ")
+                out.append(launch.excludedReason ?? "excluded")
+                out.append(", never active in this log")
+            }
         } else if launch.endLine == nil {
-            line += paint(.yellow, "never became active in this log")
+            styled(Colour.yellow.rawValue, &out) { $0.append("never became active in this log") }
         } else {
-            line += dim("no timestamps to measure")
+            styled(Self.dimCode, &out) { $0.append("no timestamps to measure") }
         }
-        return line
     }
 
-    private func episode(_ episode: Episode) -> String {
-        let lines =
-            episode.startLine == episode.endLine ? "L\(episode.startLine)" : "L\(episode.startLine)–\(episode.endLine)"
-        let time = episode.start?.timeOfDay ?? ""
-        let scenario = episode.scenario.rawValue.padding(26)
-        var out = "    \(lines.padding(11)) \(time.padding(15)) \(paint(color(for: episode.scenario), scenario))"
-        out += " \(episode.confidence.rawValue.padding(7))"
-        if let duration = episode.durationMs { out += " " + DurationFormat.text(duration) }
-        while out.last == " " { out.removeLast() }
-        out += "\n"
+    private func episode(_ episode: Episode, _ out: inout ReportText) {
+        out.append("    ")
+        var start = out.count
+        out.append("L")
+        out.append(episode.startLine)
+        if episode.startLine != episode.endLine {
+            out.append("–")
+            out.append(episode.endLine)
+        }
+        out.pad(from: start, to: 11)
+        out.append(" ")
+        start = out.count
+        if let time = episode.start { out.appendTimeOfDay(time) }
+        out.pad(from: start, to: 15)
+        out.append(" ")
+        styled(color(for: episode.scenario).rawValue, &out) { out in
+            let start = out.count
+            out.append(episode.scenario.rawValue)
+            out.pad(from: start, to: 26)
+        }
+        out.append(" ")
+        start = out.count
+        out.append(episode.confidence.rawValue)
+        out.pad(from: start, to: 7)
+        if let duration = episode.durationMs {
+            out.append(" ")
+            out.appendDuration(duration)
+        }
+        out.trimTrailingSpaces()
+        out.append("\n")
         // The evidence quotes log text (an exit line, a successor's name).
-        out += dim("        \(Sanitizer.terminal(episode.evidence)) — \(episode.causes.joined(separator: "; "))") + "\n"
-        return out
+        styled(Self.dimCode, &out) { out in
+            out.append("        ")
+            out.append(episode.evidence, escaping: Sanitizer.escaper)
+            out.append(" — ")
+            for (index, cause) in episode.causes.enumerated() {
+                if index > 0 { out.append("; ") }
+                out.append(cause)
+            }
+        }
+        out.append("\n")
     }
 
-    private func violation(_ violation: Violation) -> String {
-        let time = violation.time.map { " \($0.timeOfDay)" } ?? ""
-        let head = paint(.red, "    ✗ violation \(violation.rule.number) \(violation.rule.rawValue)")
-        return "\(head)  L\(violation.line)\(time)  \(violation.rule.title)\n"
-            + "        \(Sanitizer.terminal(violation.message))\n"
+    private func violation(_ violation: Violation, _ out: inout ReportText) {
+        styled(Colour.red.rawValue, &out) { out in
+            out.append("    ✗ violation ")
+            out.append(violation.rule.number)
+            out.append(" ")
+            out.append(violation.rule.rawValue)
+        }
+        out.append("  L")
+        out.append(violation.line)
+        if let time = violation.time {
+            out.append(" ")
+            out.appendTimeOfDay(time)
+        }
+        out.append("  ")
+        out.append(violation.rule.title)
+        out.append("\n        ")
+        out.append(violation.message, escaping: Sanitizer.escaper)
+        out.append("\n")
     }
 
     /// What live mode prints at the end: each input's reading, the per-app figures and the summary with the
     /// result and exit code (the end of the batch report).
     public func closing(_ report: AnalysisReport) -> String {
-        var out = "\n"
-        for input in report.inputs { out += inputHeader(input) }
-        out += "\n" + apps(report.aggregate) + summary(report)
-        return out
+        var out = ReportText()
+        out.append("\n")
+        for input in report.inputs { inputHeader(input, &out) }
+        return String(decoding: out.take(), as: UTF8.self) + "\n" + apps(report.aggregate) + summary(report)
     }
 
     private func summary(_ report: AnalysisReport) -> String {
@@ -292,6 +438,21 @@ public struct TextReporter: Sendable {
     func green(_ text: String) -> String { paint(.green, text) }
     func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+
+    /// The SGR codes of ``bold(_:)`` and ``dim(_:)``.
+    private static let boldCode = "1"
+    private static let dimCode = "2"
+
+    /// What `body` writes, in the colour or style of SGR code `code` (``paint(_:_:)``, ``bold(_:)``, ``dim(_:)``
+    /// as bytes).
+    private func styled(_ code: String, _ out: inout ReportText, _ body: (inout ReportText) -> Void) {
+        guard color else { return body(&out) }
+        out.append("\u{1B}[")
+        out.append(code)
+        out.append("m")
+        body(&out)
+        out.append("\u{1B}[0m")
+    }
 }
 
 extension String {
@@ -305,7 +466,7 @@ extension String {
 /// and bidi controls become visible escapes (`\u{1b}`, `\u{202e}`), so a log can neither drive the terminal nor
 /// reorder what it shows.
 public enum Sanitizer {
-    public static func terminal(_ text: String) -> String { hidden(text) }
+    public static func terminal(_ text: String) -> String { escaper(text) }
 
-    private static let hidden = ScalarEscaper { String.isHidden($0) ? String.visibleEscape($0) : nil }
+    static let escaper = ScalarEscaper { String.isHidden($0) ? String.visibleEscape($0) : nil }
 }

@@ -14,6 +14,15 @@ struct GoldenReportTests {
         }
     }
 
+    /// The text report in colour, every event listed, of every sample as one batch: the styled parts (bold names,
+    /// dim spans and evidence, painted scenarios and verdicts) and the columns the scenarios are padded to inside
+    /// their colour.
+    @Test func colouredTextReportWithEvents() throws {
+        let report = try TestSupport.analyzeAllSamples()
+        try TestSupport.compareGolden(
+            TextReporter(color: true, showEvents: true).render(report), golden: "samples.color-events.txt")
+    }
+
     @Test(arguments: TestSupport.sampleNames)
     func jsonReport(_ name: String) throws {
         let report = try TestSupport.analyzeSample(name)
