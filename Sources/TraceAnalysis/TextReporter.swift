@@ -90,7 +90,8 @@ public struct TextReporter: Sendable {
             stats.overBudget == 0
             ? paint(.green, "none over \(DurationFormat.text(budget))")
             : paint(.red, "\(stats.overBudget) over \(DurationFormat.text(budget))")
-        return "\(what) ×\(stats.count)".padding(11) + figures.joined(separator: " · ") + " · " + over
+        // At least one space after the count: `resume ×279 min 1 ms`, never `resume ×279min`.
+        return "\(what) ×\(stats.count) ".padding(11) + figures.joined(separator: " · ") + " · " + over
     }
 
     private func inputHeader(_ input: InputSummary, _ out: inout ReportText) {

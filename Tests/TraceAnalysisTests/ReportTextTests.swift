@@ -103,4 +103,32 @@ struct ReportTextTests {
         #expect(JUnitReporter.seconds(5) == "0.005")
         #expect(JUnitReporter.seconds(70) == "0.070")
     }
+
+    /// The per-app figures keep a space after a count of three digits or more (`resume ×150 min …`).
+    @Test func aLongCountIsFollowedByASpace() throws {
+        var lines = [
+            "2024-03-05 09:00:00.100 Shop[7:11] application(_:didFinishLaunchingWithOptions:)",
+            "2024-03-05 09:00:00.200 Shop[7:11] applicationDidBecomeActive(_:)",
+        ]
+        for cycle in 0..<150 {
+            let second = String(format2: cycle % 60)
+            let minute = String(format2: 1 + cycle / 60)
+            for (fraction, callback) in [
+                ("100", "applicationWillResignActive(_:)"), ("200", "applicationDidEnterBackground(_:)"),
+                ("300", "applicationWillEnterForeground(_:)"), ("400", "applicationDidBecomeActive(_:)"),
+            ] {
+                lines.append("2024-03-05 09:\(minute):\(second).\(fraction) Shop[7:11] \(callback)")
+            }
+        }
+        let report = try TestSupport.analyzer().analyze(text: lines.joined(separator: "\n") + "\n")
+        let text = TextReporter().render(report)
+        #expect(text.contains("resume ×150 min 100 ms · p50 100 ms"), "\(text)")
+        // The short label keeps its column as before.
+        #expect(text.contains("launch ×1  min 100 ms"))
+    }
+}
+
+extension String {
+    /// Two digits: `07`.
+    fileprivate init(format2 value: Int) { self = (value < 10 ? "0" : "") + String(value) }
 }
