@@ -40,7 +40,7 @@ let package = Package(
         ),
         // Deterministic capture generator for benchmarks (Scripts/benchmark.sh).
         .executableTarget(name: "generate-capture", dependencies: ["TraceAnalysis"]),
-        .testTarget(name: "NativeKitTests", dependencies: ["NativeKit"]),
+        .testTarget(name: "NativeKitTests", dependencies: ["NativeKit", "CZlib", "CSIMD"]),
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis"], exclude: ["Golden", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
