@@ -8,7 +8,8 @@ import CZlib
 /// A gzip member's check (the CRC-32 of what it inflates to, and its length) is worked out here with carry-less
 /// multiplication (``csimd_crc32``) where the processor has it, zlib's own check turned off (`inflateValidate`):
 /// zlib's table walk was a quarter of the time a compressed capture took to inflate. The trailer it is compared
-/// with is the eight bytes before where inflate stopped, the last of them perhaps in the buffer supplied before.
+/// with is the eight bytes before where inflate stopped, the first of them perhaps in the buffer supplied before.
+/// (zlib's check of a header's own CRC-16, a flag gzip does not set, goes with its check; a zlib stream keeps its.)
 public final class Inflater {
     /// Why the data could not be inflated.
     public enum Failure: Error, Equatable, CustomStringConvertible {
