@@ -200,16 +200,8 @@ public enum JUnitReporter {
             out.append("</failure>\n")
         }
         // The output's lines, escaped as the text they join into (a line feed is kept as it is).
-        out.append("      <system-out>lines ")
-        out.append(process.firstLine)
-        out.append("–")
-        out.append(process.lastLine)
-        if let first = process.firstTime, let last = process.lastTime {
-            out.append(", ")
-            out.appendTimeOfDay(first)
-            out.append(" → ")
-            out.appendTimeOfDay(last)
-        }
+        out.append("      <system-out>")
+        out.appendSpan(of: process, timesAfter: ", ")
         out.append(", ends ")
         out.append(process.finalState.rawValue)
         let failing = findings.failing

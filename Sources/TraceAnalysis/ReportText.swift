@@ -33,6 +33,20 @@ struct ReportText: ~Copyable {
         output.commit(time.writeTimeOfDay(Timestamp.floorDivide(time.wallMicros, 86_400_000_000).1, at: text))
     }
 
+    /// A process's span, as the text and JUnit reports show it: `lines 3–40`, then `separator`, its first and last
+    /// times (`12:24:09.948 → 12:25:01.002`) when it has both.
+    mutating func appendSpan(of process: ProcessReport, timesAfter separator: StaticString) {
+        append("lines ")
+        append(process.firstLine)
+        append("–")
+        append(process.lastLine)
+        guard let first = process.firstTime, let last = process.lastTime else { return }
+        append(separator)
+        appendTimeOfDay(first)
+        append(" → ")
+        appendTimeOfDay(last)
+    }
+
     mutating func appendSpaces(_ count: Int) {
         guard count > 0 else { return }
         output.reserve(count).update(repeating: UInt8(ascii: " "), count: count)

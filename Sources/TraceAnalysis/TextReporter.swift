@@ -172,18 +172,7 @@ public struct TextReporter: Sendable {
         out.append("\n  ")
         styled(Self.boldCode, &out) { $0.append(process.displayName, escaping: Sanitizer.escaper) }
         out.append("  ")
-        styled(Self.dimCode, &out) { out in
-            out.append("lines ")
-            out.append(process.firstLine)
-            out.append("–")
-            out.append(process.lastLine)
-            if let first = process.firstTime, let last = process.lastTime {
-                out.append(" · ")
-                out.appendTimeOfDay(first)
-                out.append(" → ")
-                out.appendTimeOfDay(last)
-            }
-        }
+        styled(Self.dimCode, &out) { $0.appendSpan(of: process, timesAfter: " · ") }
         out.append(" · ends ")
         out.append(process.finalState.rawValue)
         out.append("\n")

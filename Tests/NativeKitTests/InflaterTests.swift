@@ -62,7 +62,7 @@ struct InflaterTests {
     }
 
     static let text: [UInt8] = {
-        var random = SplitMix(state: 11)
+        var random = Random(seed: 11)
         return (0..<40_000).map { _ in UInt8(0x20 + random.next() % 40) }
     }()
 
@@ -102,25 +102,12 @@ struct InflaterTests {
     }
 
     @Test func theCheckIsZlibs() {
-        var random = SplitMix(state: 5)
+        var random = Random(seed: 5)
         for length in [0, 1, 15, 16, 63, 64, 65, 127, 128, 1000, 4099, 70_001] {
             var bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             let zlib = bytes.withUnsafeMutableBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
             let here = bytes.withUnsafeBufferPointer { csimd_crc32(0, $0.baseAddress, $0.count) }
             #expect(here == zlib, "\(length) bytes")
         }
-    }
-}
-
-/// SplitMix64, for test data.
-private struct SplitMix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,17 @@
+/// SplitMix64, for the tests' random data.
+struct Random: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    /// An element of `elements` (not empty).
+    mutating func pick<C: Collection>(_ elements: C) -> C.Element where C.Index == Int {
+        elements[elements.startIndex + Int(next() % UInt64(elements.count))]
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
