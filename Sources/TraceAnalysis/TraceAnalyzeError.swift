@@ -46,6 +46,9 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
         return "unreadable"
     }
 
+    /// At most this many inputs are named in a message about them all; the others are counted.
+    static let listedInputs = 10
+
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
@@ -80,7 +83,13 @@ public enum TraceAnalyzeError: Error, Equatable, Sendable, CustomStringConvertib
         case .invalidDuration(let option, let value):
             return "\(option): \"\(value)\" is not a duration; write it like 400ms, 1.5s or 2m"
         case .noLifecycleEvents(let inputs):
-            let names = inputs.joined(separator: ", ")
+            // A batch of a thousand captures names the first few and counts the others.
+            let limit = Self.listedInputs
+            let names =
+                inputs.count <= limit
+                ? inputs.joined(separator: ", ")
+                : "\(inputs.count) inputs (\(inputs.prefix(limit).joined(separator: ", ")), … and "
+                    + "\(inputs.count - limit) more)"
             return "no lifecycle events found in \(names): no app-delegate, scene or view-controller callback was "
                 + "recognised. Is this an app's console or device log? (`trace-analyze formats` lists the line formats "
                 + "read; a --config file adds your own.)"

@@ -87,6 +87,29 @@ struct BadInputTests {
         #expect(result.stdout.contains("0 lines: 0 records, 0 unparsed"))
     }
 
+    /// A folder of many captures none of which holds an event is told in one line of reasonable length: the first
+    /// ten named, the others counted; ten or fewer are all named.
+    @Test func manyInputsWithoutEventsAreNamedAFewAndCounted() throws {
+        let folder = try Self.temporaryFolder("many-without-events")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<25 {
+            let line = "2024-03-05 09:00:00.100 App[1:2] hello \(index)\n"
+            let name = String(format: "c%02d.log", index)
+            _ = FileManager.default.createFile(
+                atPath: folder.appendingPathComponent(name).path, contents: Data(line.utf8))
+        }
+        let result = try TestSupport.run(["--no-progress", folder.path])
+        #expect(result.status == 2)
+        let warning = try #require(result.stderr.split(separator: "\n").first { $0.contains("no lifecycle events") })
+        #expect(warning.contains("no lifecycle events found in 25 inputs (\(folder.path)/c00.log, "))
+        #expect(warning.contains("\(folder.path)/c09.log, … and 15 more): no app-delegate"))
+        #expect(!warning.contains("c10.log"))
+        let ten = (0..<10).map { "f\($0).log" }
+        #expect(
+            TraceAnalyzeError.noLifecycleEvents(inputs: ten).description.hasPrefix(
+                "no lifecycle events found in \(ten.joined(separator: ", ")): "))
+    }
+
     @Test func onlyNewlinesAreBlankLines() throws {
         for newline in ["\n", "\r\n"] {
             let bytes = Array(String(repeating: newline, count: 100_000).utf8)
