@@ -5,7 +5,10 @@ import NativeKit
 /// groups of keywords they never hold): a matcher allocates PCRE2 match data and a match context, and frees them.
 /// One per thread, as a ``Matcher`` is.
 final class LazyMatchers {
-    private let regexes: [DeferredRegex]
+    /// The pattern of each index: an array's element, no wrapper made per input (a batch made twenty
+    /// ``DeferredRegex`` an input, each with its lock, and freed them: about 45,000 instructions an input).
+    private let regex: (Int) -> Regex
+    let indices: Range<Int>
     /// The owner a matcher names when its pattern gives up, made with the matcher.
     private let owner: (Int) -> String
     private let failureLog: MatchFailureLog?
@@ -17,19 +20,25 @@ final class LazyMatchers {
     @exclusivity(unchecked) private var references: [Unmanaged<Matcher>?]
 
     convenience init(_ regexes: [Regex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
-        self.init(deferred: regexes.map(DeferredRegex.init), failureLog: failureLog, owner: owner)
+        self.init(count: regexes.count, { regexes[$0] }, failureLog: failureLog, owner: owner)
     }
 
     /// Matchers for patterns some of which may be compiled only when their matcher is first made.
-    init(deferred regexes: [DeferredRegex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String) {
-        self.regexes = regexes
-        self.owner = owner
-        self.failureLog = failureLog
-        made = Array(repeating: nil, count: regexes.count)
-        references = Array(repeating: nil, count: regexes.count)
+    convenience init(deferred regexes: [DeferredRegex], failureLog: MatchFailureLog?, owner: @escaping (Int) -> String)
+    {
+        self.init(count: regexes.count, { regexes[$0].regex }, failureLog: failureLog, owner: owner)
     }
 
-    var indices: Range<Int> { regexes.indices }
+    private init(
+        count: Int, _ regex: @escaping (Int) -> Regex, failureLog: MatchFailureLog?, owner: @escaping (Int) -> String
+    ) {
+        self.regex = regex
+        indices = 0..<count
+        self.owner = owner
+        self.failureLog = failureLog
+        made = Array(repeating: nil, count: count)
+        references = Array(repeating: nil, count: count)
+    }
 
     subscript(index: Int) -> Matcher {
         if let matcher = made[index] { return matcher }
@@ -45,7 +54,7 @@ final class LazyMatchers {
 
     @inline(never)
     private func make(_ index: Int) -> Matcher {
-        let matcher = Matcher(regexes[index].regex, owner: owner(index), failureLog: failureLog)
+        let matcher = Matcher(regex(index), owner: owner(index), failureLog: failureLog)
         made[index] = matcher
         references[index] = Unmanaged.passUnretained(matcher)
         return matcher
