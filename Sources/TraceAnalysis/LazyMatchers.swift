@@ -6,7 +6,7 @@ import NativeKit
 /// One per thread, as a ``Matcher`` is.
 final class LazyMatchers {
     /// The pattern of each index: an array's element, no wrapper made per input (a batch made twenty
-    /// ``DeferredRegex`` an input, each with its lock, and freed them: about 45,000 instructions an input).
+    /// ``DeferredRegex`` an input, each with its lock, and freed them: about 40,000 instructions an input).
     private let regex: (Int) -> Regex
     let indices: Range<Int>
     /// The owner a matcher names when its pattern gives up, made with the matcher.
