@@ -404,26 +404,26 @@ public enum JUnitReporter {
 
     /// ` name="value"`, the value escaped for a double-quoted attribute.
     private static func attribute(_ name: StaticString, _ value: String, _ out: inout ReportText) {
-        out.append(" ")
-        out.append(name)
-        out.append("=\"")
-        out.append(value, escaping: String.xmlAttribute)
-        out.append("\"")
+        attribute(name, &out) { $0.append(value, escaping: String.xmlAttribute) }
     }
 
     private static func attribute(_ name: StaticString, _ value: Int, _ out: inout ReportText) {
-        out.append(" ")
-        out.append(name)
-        out.append("=\"")
-        out.append(value)
-        out.append("\"")
+        attribute(name, &out) { $0.append(value) }
     }
 
+    /// ` name="1.905"`: milliseconds as ``seconds(_:)`` writes them.
     private static func attribute(_ name: StaticString, milliseconds: Int, _ out: inout ReportText) {
+        attribute(name, &out) { seconds(milliseconds, &$0) }
+    }
+
+    /// ` name="…"`, what `value` writes between the quotes.
+    private static func attribute(
+        _ name: StaticString, _ out: inout ReportText, _ value: (inout ReportText) -> Void
+    ) {
         out.append(" ")
         out.append(name)
         out.append("=\"")
-        seconds(milliseconds, &out)
+        value(&out)
         out.append("\"")
     }
 }

@@ -95,10 +95,10 @@ public struct TextReporter: Sendable {
     }
 
     private func inputHeader(_ input: InputSummary, _ out: inout ReportText) {
-        styled(Self.boldCode, &out) { $0.append(input.name, escaping: Sanitizer.escaper) }
+        styled(.bold, &out) { $0.append(input.name, escaping: Sanitizer.escaper) }
         if let error = input.error {
             out.append(" — ")
-            styled(Colour.red.rawValue, &out) { $0.append(error.inputLabel) }
+            styled(.red, &out) { $0.append(error.inputLabel) }
             out.append(": ")
             out.append(String(describing: error), escaping: Sanitizer.escaper)
             out.append("\n")
@@ -115,7 +115,7 @@ public struct TextReporter: Sendable {
         out.append(" lifecycle events\n")
         let notes = input.readingNotes
         if !notes.isEmpty {
-            styled(Self.dimCode, &out) { $0.append("  " + notes.joined(separator: " · ")) }
+            styled(.dim, &out) { $0.append("  " + notes.joined(separator: " · ")) }
             out.append("\n")
         }
     }
@@ -130,7 +130,7 @@ public struct TextReporter: Sendable {
         head(process, &out)
         try partWritten(&out)
         if process.episodes.isEmpty {
-            styled(Self.dimCode, &out) { $0.append("    no episode: no app-delegate transition was logged") }
+            styled(.dim, &out) { $0.append("    no episode: no app-delegate transition was logged") }
             out.append("\n")
             try partWritten(&out)
         } else {
@@ -141,7 +141,7 @@ public struct TextReporter: Sendable {
         }
         if showEvents {
             for event in process.events {
-                styled(Self.dimCode, &out) { out in
+                styled(.dim, &out) { out in
                     out.append("      L")
                     out.append(event.line)
                     out.append("  ")
@@ -170,9 +170,9 @@ public struct TextReporter: Sendable {
     /// What comes before the episodes: the name, the span and the launch.
     private func head(_ process: ProcessReport, _ out: inout ReportText) {
         out.append("\n  ")
-        styled(Self.boldCode, &out) { $0.append(process.displayName, escaping: Sanitizer.escaper) }
+        styled(.bold, &out) { $0.append(process.displayName, escaping: Sanitizer.escaper) }
         out.append("  ")
-        styled(Self.dimCode, &out) { $0.appendSpan(of: process, timesAfter: " · ") }
+        styled(.dim, &out) { $0.appendSpan(of: process, timesAfter: " · ") }
         out.append(" · ends ")
         out.append(process.finalState.rawValue)
         out.append("\n")
@@ -182,13 +182,13 @@ public struct TextReporter: Sendable {
     /// What comes after the episodes and events: the scene notice and the exit.
     private func notices(_ process: ProcessReport, _ out: inout ReportText) {
         if let notice = process.events.first(where: { $0.event == .sceneLifecycleRequired }) {
-            styled(Colour.yellow.rawValue, &out) { $0.append("    ⚠ UIKit") }
+            styled(.yellow, &out) { $0.append("    ⚠ UIKit") }
             out.append("  L")
             out.append(notice.line)
             out.append("  the app does not adopt the UIScene lifecycle (TN3187): an assert in a future iOS\n")
         }
         if let exit = process.exit {
-            styled(Colour.yellow.rawValue, &out) { out in
+            styled(.yellow, &out) { out in
                 out.append("    exit  ")
                 out.append(exit.reason.rawValue)
                 if let signal = exit.signal {
@@ -207,7 +207,7 @@ public struct TextReporter: Sendable {
     /// The clock anomalies, after the violations.
     private func anomalies(_ process: ProcessReport, _ out: inout ReportText) {
         for anomaly in process.clockAnomalies {
-            styled(Colour.yellow.rawValue, &out) { $0.append("    ⚠ clock anomaly") }
+            styled(.yellow, &out) { $0.append("    ⚠ clock anomaly") }
             out.append("  L")
             out.append(anomaly.line)
             out.append(" ")
@@ -221,7 +221,7 @@ public struct TextReporter: Sendable {
             out.append(" (kept in input order)\n")
         }
         if process.clockAnomalyCount > process.clockAnomalies.count {
-            styled(Self.dimCode, &out) { out in
+            styled(.dim, &out) { out in
                 out.append("      … ")
                 out.append(process.clockAnomalyCount - process.clockAnomalies.count)
                 out.append(" more clock anomalies")
@@ -235,7 +235,7 @@ public struct TextReporter: Sendable {
         launchVerdict(launch, &out)
         out.append("\n")
         guard !launch.milestones.isEmpty else { return }
-        styled(Self.dimCode, &out) { out in
+        styled(.dim, &out) { out in
             out.append("      ")
             for (index, milestone) in launch.milestones.enumerated() {
                 if index > 0 { out.append(" · ") }
@@ -260,36 +260,36 @@ public struct TextReporter: Sendable {
 
     private func launchVerdict(_ launch: LaunchReport, _ out: inout ReportText) {
         if let duration = launch.durationMs {
-            styled(Self.boldCode, &out) { $0.appendDuration(duration) }
+            styled(.bold, &out) { $0.appendDuration(duration) }
             out.append(" to active (budget ")
             out.appendDuration(launch.budgetMs)
             out.append(")  ")
             if launch.excluded {
-                styled(Colour.yellow.rawValue, &out) { out in
+                styled(.yellow, &out) { out in
                     out.append("not checked: ")
                     out.append(launch.excludedReason ?? "excluded")
                 }
             } else if launch.overBudget {
-                styled(Colour.red.rawValue, &out) { out in
+                styled(.red, &out) { out in
                     out.append("✗ over budget by ")
                     out.appendDuration(duration - launch.budgetMs)
                 }
             } else {
-                styled(Colour.green.rawValue, &out) { $0.append("✓ within budget") }
+                styled(.green, &out) { $0.append("✓ within budget") }
             }
             if launch.watchdogRisk {
-                styled(Colour.red.rawValue, &out) { $0.append("  watchdog territory (0x8badf00d)") }
+                styled(.red, &out) { $0.append("  watchdog territory (0x8badf00d)") }
             }
         } else if launch.excluded {
-            styled(Colour.yellow.rawValue, &out) { out in
+            styled(.yellow, &out) { out in
                 out.append("not checked: ")
                 out.append(launch.excludedReason ?? "excluded")
                 out.append(", never active in this log")
             }
         } else if launch.endLine == nil {
-            styled(Colour.yellow.rawValue, &out) { $0.append("never became active in this log") }
+            styled(.yellow, &out) { $0.append("never became active in this log") }
         } else {
-            styled(Self.dimCode, &out) { $0.append("no timestamps to measure") }
+            styled(.dim, &out) { $0.append("no timestamps to measure") }
         }
     }
 
@@ -308,7 +308,7 @@ public struct TextReporter: Sendable {
         if let time = episode.start { out.appendTimeOfDay(time) }
         out.pad(from: start, to: 15)
         out.append(" ")
-        styled(color(for: episode.scenario).rawValue, &out) { out in
+        styled(color(for: episode.scenario), &out) { out in
             let start = out.count
             out.append(episode.scenario.rawValue)
             out.pad(from: start, to: 26)
@@ -324,7 +324,7 @@ public struct TextReporter: Sendable {
         out.trimTrailingSpaces()
         out.append("\n")
         // The evidence quotes log text (an exit line, a successor's name).
-        styled(Self.dimCode, &out) { out in
+        styled(.dim, &out) { out in
             out.append("        ")
             out.append(episode.evidence, escaping: Sanitizer.escaper)
             out.append(" — ")
@@ -337,7 +337,7 @@ public struct TextReporter: Sendable {
     }
 
     private func violation(_ violation: Violation, _ out: inout ReportText) {
-        styled(Colour.red.rawValue, &out) { out in
+        styled(.red, &out) { out in
             out.append("    ✗ violation ")
             out.append(violation.rule.number)
             out.append(" ")
@@ -406,8 +406,10 @@ public struct TextReporter: Sendable {
 
     // MARK: Styling
 
+    /// SGR codes: the colours, and bold and faint for names and quieter text.
     enum Colour: String {
         case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
+        case bold = "1", dim = "2"
     }
 
     func color(for scenario: Scenario) -> Colour {
@@ -421,24 +423,22 @@ public struct TextReporter: Sendable {
     }
 
     func paint(_ colour: Colour, _ text: String) -> String {
-        color ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+        guard color else { return text }
+        var out = ReportText()
+        styled(colour, &out) { $0.append(text) }
+        return String(decoding: out.take(), as: UTF8.self)
     }
 
     func red(_ text: String) -> String { paint(.red, text) }
     func green(_ text: String) -> String { paint(.green, text) }
-    func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-    func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { paint(.bold, text) }
+    func dim(_ text: String) -> String { paint(.dim, text) }
 
-    /// The SGR codes of ``bold(_:)`` and ``dim(_:)``.
-    private static let boldCode = "1"
-    private static let dimCode = "2"
-
-    /// What `body` writes, in the colour or style of SGR code `code` (``paint(_:_:)``, ``bold(_:)``, ``dim(_:)``
-    /// as bytes).
-    private func styled(_ code: String, _ out: inout ReportText, _ body: (inout ReportText) -> Void) {
+    /// What `body` writes, in `style` when the report is in colour.
+    private func styled(_ style: Colour, _ out: inout ReportText, _ body: (inout ReportText) -> Void) {
         guard color else { return body(&out) }
         out.append("\u{1B}[")
-        out.append(code)
+        out.append(style.rawValue)
         out.append("m")
         body(&out)
         out.append("\u{1B}[0m")
