@@ -3,6 +3,10 @@
 #include "bytes.h"
 #include "verify.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 // The run of NSLog lines that repeat the header of the record before them (`csimd_header_run`): a loop over a
 // chunk's lines with no call per line, for the lines of an NSLog capture that say nothing but that their process
 // logged at this time; the same for the `log` tool's styles and a device's syslog (`csimd_style_run`); and the run
@@ -223,6 +227,129 @@ size_t csimd_grep_prefix_length(const uint8_t *line, size_t count) {
         if (end) return end;
     }
     return grep_number(line, 0, count);
+}
+
+/// The bytes of up to 64 of a line from a position (bit k: the byte k after it) that `csimd_builtin_refuses` looks at:
+/// the `\s` and colons (`stops`), the `[`, `]`, colons and tabs (`specials`), the tabs, and the `[` (`opens`).
+typedef struct {
+    uint64_t stops, specials, tabs, opens;
+} refusal_masks;
+
+/// What `csimd_builtin_refuses` has decided of a line's patterns: bit 0 `grep -n`'s (at the first stop), bit 1
+/// `nslog-untimed`'s (at the first special), bit 2 Console.app's (at the first tab).
+enum { REFUSAL_GREP = 1, REFUSAL_UNTIMED = 2, REFUSAL_CONSOLE = 4 };
+
+static inline __attribute__((always_inline)) int refusal_digit_after(const uint8_t *line, size_t count, size_t at) {
+    return at + 1 < count && (uint8_t)(line[at + 1] - '0') < 10;
+}
+
+/// Whether a pattern may match, by the bytes `masks` marks from `base` of `line`: `grep -n`'s prefix when the first
+/// stop is a colon and a digit (its file name, the bytes before, holds a non-digit: the line's first byte), the untimed
+/// NSLog process's end when the first special is `[` and a digit, Console.app's level when the first tab is followed
+/// by a digit (the time), Appium's wrapper at a `[IOS_SYSLOG_ROW`; `*decided` keeps the firsts seen.
+static inline __attribute__((always_inline)) int refusal_block(
+    const uint8_t *line, size_t count, size_t base, refusal_masks masks, unsigned *decided) {
+    if (!(*decided & REFUSAL_GREP) && masks.stops) {
+        *decided |= REFUSAL_GREP;
+        const size_t at = base + (size_t)__builtin_ctzll(masks.stops);
+        if (line[at] == ':' && refusal_digit_after(line, count, at)) return 1;
+    }
+    if (!(*decided & REFUSAL_UNTIMED) && masks.specials) {
+        *decided |= REFUSAL_UNTIMED;
+        const size_t at = base + (size_t)__builtin_ctzll(masks.specials);
+        if (line[at] == '[' && refusal_digit_after(line, count, at)) return 1;
+    }
+    if (!(*decided & REFUSAL_CONSOLE) && masks.tabs) {
+        *decided |= REFUSAL_CONSOLE;
+        if (refusal_digit_after(line, count, base + (size_t)__builtin_ctzll(masks.tabs))) return 1;
+    }
+    for (uint64_t opens = masks.opens; opens; opens &= opens - 1) {
+        const size_t at = base + (size_t)__builtin_ctzll(opens);
+        if (count - at >= 15 && memcmp(line + at, "[IOS_SYSLOG_ROW", 15) == 0) return 1;
+    }
+    return 0;
+}
+
+/// The masks of the bytes from `from` to `to` (at most 64), read one by one.
+static refusal_masks refusal_bytes(const uint8_t *line, size_t from, size_t to) {
+    refusal_masks masks = {0, 0, 0, 0};
+    for (size_t at = from; at < to; at++) {
+        const uint8_t byte = line[at];
+        const uint64_t bit = 1ull << (at - from);
+        if (byte == ' ' || (uint8_t)(byte - 0x09) < 5 || byte == ':') masks.stops |= bit;
+        if (byte == '[' || byte == ']' || byte == ':' || byte == '\t') masks.specials |= bit;
+        if (byte == '\t') masks.tabs |= bit;
+        if (byte == '[') masks.opens |= bit;
+    }
+    return masks;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// The masks of the 32 bytes at `p`, shifted left by `shift` (AVX2).
+__attribute__((target("avx2"))) static inline refusal_masks refusal_vector(const uint8_t *p, unsigned shift) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)p);
+    const __m256i colon = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(':'));
+    const __m256i tab = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t'));
+    const __m256i open = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('['));
+    const __m256i close = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(']'));
+    const __m256i from_tab = _mm256_sub_epi8(v, _mm256_set1_epi8(0x09));  // 0x09–0x0D: 0–4
+    const __m256i space = _mm256_or_si256(
+        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')),
+        _mm256_cmpeq_epi8(_mm256_min_epu8(from_tab, _mm256_set1_epi8(4)), from_tab));
+    return (refusal_masks){
+        (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(space, colon)) << shift,
+        (uint64_t)(uint32_t)_mm256_movemask_epi8(
+            _mm256_or_si256(_mm256_or_si256(colon, tab), _mm256_or_si256(open, close))) << shift,
+        (uint64_t)(uint32_t)_mm256_movemask_epi8(tab) << shift,
+        (uint64_t)(uint32_t)_mm256_movemask_epi8(open) << shift,
+    };
+}
+
+/// The line (32 bytes or more) 64 bytes a step, each step's bytes read as two blocks of 32, the last one ending
+/// with the step (they overlap where fewer than 64 bytes are left; a byte marked twice is the same byte).
+__attribute__((target("avx2"))) static int refusal_avx2(const uint8_t *line, size_t count, unsigned *decided) {
+    for (size_t base = 0; base < count; base += 64) {
+        const size_t end = base + 64 < count ? base + 64 : count;
+        size_t from = base;
+        if (end - from < 32) from = end - 32;  // the last bytes, in a block that ends with the line
+        const refusal_masks low = refusal_vector(line + from, 0);
+        const refusal_masks high = refusal_vector(line + end - 32, (unsigned)(end - 32 - from));
+        // The bytes before the step's own left out, and the stops, specials and tabs after the first of each.
+        const uint64_t keep = ~0ull << (base - from);
+        const refusal_masks masks = {
+            *decided & REFUSAL_GREP ? 0 : (low.stops | high.stops) & keep,
+            *decided & REFUSAL_UNTIMED ? 0 : (low.specials | high.specials) & keep,
+            *decided & REFUSAL_CONSOLE ? 0 : (low.tabs | high.tabs) & keep, (low.opens | high.opens) & keep};
+        if ((masks.stops | masks.specials | masks.tabs | masks.opens) &&
+            refusal_block(line, count, from, masks, decided))
+            return 1;
+    }
+    return 0;
+}
+#endif
+
+int csimd_builtin_refuses(const uint8_t *line, size_t count) {
+    if (count == 0) return 0;
+    const uint8_t first = line[0];
+    // Every NSLog and `log` format, and a CI runner's timestamp, begin with a digit; `log-ndjson` with `{`; the
+    // indentation with a space or a tab (`\s` is left to the walk whole); the quoting with `>`.
+    if ((uint8_t)(first - '0') < 10 || first == ' ' || (uint8_t)(first - 0x09) < 5 || first == '{' || first == '>')
+        return 0;
+    // The device's and BSD syslog: `[A-Z][a-z]{2} [ \d]\d ` first.
+    if ((uint8_t)(first - 'A') < 26 && count >= 6 && (uint8_t)(line[1] - 'a') < 26 && (uint8_t)(line[2] - 'a') < 26 &&
+        line[3] == ' ' && (line[4] == ' ' || (uint8_t)(line[4] - '0') < 10) && (uint8_t)(line[5] - '0') < 10)
+        return 0;
+    // The rest in one pass over the line (`refusal_block`): 64 bytes a step, with AVX2 where the processor has it and
+    // the line has 32 bytes or more, else byte by byte.
+    unsigned decided = 0;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (count >= 32 && csimd_vector_level()) return !refusal_avx2(line, count, &decided);
+#endif
+    for (size_t base = 0; base < count; base += 64) {
+        const size_t end = base + 64 < count ? base + 64 : count;
+        if (refusal_block(line, count, base, refusal_bytes(line, base, end), &decided)) return 0;
+    }
+    return 1;
 }
 
 /// The positions a chunk's marks set (its line feeds) from a start and before an end, in order: a bit scan that

@@ -236,6 +236,25 @@ public final class HeaderRun {
         return csimd_grep_prefix_length(base.assumingMemoryBound(to: UInt8.self), line.count)
     }
 
+    /// Whether no built-in format but the fallback and no built-in prefix can match at the start of `line`: each
+    /// fails a test its pattern needs (`csimd_builtin_refuses`); false where one may match.
+    /// ``builtInRefusalIsQuick`` says whether asking it first spares time.
+    @inline(__always)
+    public static func builtInRefuses(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        return csimd_builtin_refuses(base.assumingMemoryBound(to: UInt8.self), line.count) != 0
+    }
+
+    /// Whether ``builtInRefuses(_:)`` reads a line with vectors here (AVX2, x86-64): elsewhere it reads it byte by
+    /// byte, which costs about what the walk it would spare costs (a line of no format of 100 bytes).
+    public static let builtInRefusalIsQuick: Bool = {
+        #if arch(x86_64)
+            return csimd_vector_level() != 0
+        #else
+            return false
+        #endif
+    }()
+
     /// What the lines of shape `modern` repeat, from the record at `line`: its first 20 bytes
     /// (`YYYY-MM-DD HH:MM:SS.`; a later second of the same minute is taken too, see `csimd_header_run`), its number
     /// of fraction digits (1–3 classic, 4–9 modern), and the `zoneCount` bytes (0–8) of the zone after them.

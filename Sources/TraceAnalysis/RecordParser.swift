@@ -169,6 +169,10 @@ public struct RecordParser {
         /// besides the timestamp, `grep -n`'s (`2024-05-01T10:00:`, tried after it in the built-in order), leaves
         /// `00.1234567Z …`, where an NSLog header's colons keep every format from matching.
         let onlyBuiltInPatterns: Bool
+        /// Whether a line is asked ``HeaderRun/builtInRefuses(_:)`` before the walk of ``refuses(_:contentOffset:)``:
+        /// with ``onlyBuiltInPatterns``, where the processor reads it with vectors
+        /// (``HeaderRun/builtInRefusalIsQuick``).
+        let quickRefusal: Bool
 
         init(_ formats: [FormatCatalog.Compiled], prefixes: [FormatCatalog.CompiledPrefix], recordFormats: [Int]) {
             jsonMessages = formats.map { $0.format.encoding == .json }
@@ -200,6 +204,7 @@ public struct RecordParser {
             onlyBuiltInPatterns =
                 formats.allSatisfy { builtInFormats.contains($0.format.pattern) }
                 && prefixes.allSatisfy { builtInPrefixes.contains($0.prefix.pattern) }
+            quickRefusal = onlyBuiltInPatterns && HeaderRun.builtInRefusalIsQuick
             if formats.count <= 64, prefixes.count <= 64 {
                 func beginning(_ indices: [Int], _ filters: [Regex.Prefilter]) -> [UInt64] {
                     (0...255).map { byte in
@@ -546,9 +551,15 @@ public struct RecordParser {
     /// Where ``readsBehindCITimestampAlone``, only what follows the timestamp is walked.
     mutating func refuses(_ line: UnsafeRawBufferPointer, contentOffset: Int) -> Bool {
         guard !tables.formatsBeginning.isEmpty else { return false }
+        // With the built-in patterns alone, most lines of no format (a `print`'s, a build's) fail a test every
+        // pattern needs at their start, told in C without the walk (``Tables/quickRefusal``).
         if contentOffset > 0, readsBehindCITimestampAlone {
+            if tables.quickRefusal, HeaderRun.builtInRefuses(UnsafeRawBufferPointer(rebasing: line[contentOffset...])) {
+                return true
+            }
             return refuses(line, from: contentOffset, depth: 1, known: -1, knownLength: 0)
         }
+        if tables.quickRefusal, HeaderRun.builtInRefuses(line) { return true }
         return refuses(line, from: 0, depth: 0, known: chainMarker, knownLength: contentOffset)
     }
 

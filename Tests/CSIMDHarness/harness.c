@@ -3,7 +3,8 @@
 // installed, for AArch64 under qemu). Random texts of literal pieces in mixed case and bytes that fold alike, every
 // start, and buffers that end at a page before one that cannot be read; the chunk scan's marks (as the filter
 // leaves them and once checked), the bracket balance, the thread-byte test of the runs of headers and the lines
-// they leave to the line-by-line path (`csimd_loud_lines`) against byte loops; and the CRC-32 against a bit loop.
+// they leave to the line-by-line path (`csimd_loud_lines`) and the built-in patterns' refusal against byte loops; and
+// the CRC-32 against a bit loop.
 // Prints "N passed, 0 failed".
 #include <stdint.h>
 #include <stdio.h>
@@ -236,6 +237,63 @@ static void check_crc32(void) {
     }
 }
 
+static int digit(uint8_t byte) { return byte >= '0' && byte <= '9'; }
+
+/// `csimd_builtin_refuses` said byte by byte: the first byte, the month and day, then the first `\s` or colon, the
+/// first `[`, `]`, colon or tab, the first tab, and `[IOS_SYSLOG_ROW` anywhere.
+static int naive_refuses(const uint8_t *line, size_t count) {
+    if (count == 0) return 0;
+    const uint8_t b = line[0];
+    if (digit(b) || b == ' ' || (b >= 9 && b <= 13) || b == '{' || b == '>') return 0;
+    if (b >= 'A' && b <= 'Z' && count >= 6 && line[1] >= 'a' && line[1] <= 'z' && line[2] >= 'a' && line[2] <= 'z' &&
+        line[3] == ' ' && (line[4] == ' ' || digit(line[4])) && digit(line[5]))
+        return 0;
+    size_t i = 0;
+    while (i < count && !(line[i] == ' ' || (line[i] >= 9 && line[i] <= 13) || line[i] == ':')) i++;
+    if (i + 1 < count && line[i] == ':' && digit(line[i + 1])) return 0;
+    i = 0;
+    while (i < count && !(line[i] == '[' || line[i] == ']' || line[i] == ':' || line[i] == '\t')) i++;
+    if (i + 1 < count && line[i] == '[' && digit(line[i + 1])) return 0;
+    i = 0;
+    while (i < count && line[i] != '\t') i++;
+    if (i + 1 < count && digit(line[i + 1])) return 0;
+    for (i = 0; i + 15 <= count; i++) {
+        if (memcmp(line + i, "[IOS_SYSLOG_ROW", 15) == 0) return 0;
+    }
+    return 1;
+}
+
+/// The built-in patterns' refusal (`csimd_builtin_refuses`) against `naive_refuses`: random lines of the bytes its
+/// tests look at, some with a month and day or Appium's marker, every length to 80, in a buffer and ending at
+/// `page_end`, before a page that cannot be read.
+static void check_builtin_refusal(uint8_t *page_end) {
+    static const char alphabet[] = "ab [:]\t\x0b\r1{>JanIOS_YLGRW\x80\xc3";
+    static uint8_t line[96];
+    int refused = 0;
+    for (int round = 0; round < 20000; round++) {
+        const size_t count = (size_t)(next() % 81);
+        for (size_t i = 0; i < count; i++) {
+            const uint64_t r = next();
+            line[i] = r % 3 ? (uint8_t)"abcdefgh"[r % 8] : (uint8_t)alphabet[(r >> 8) % (sizeof alphabet - 1)];
+        }
+        if (round % 5 == 1 && count >= 6) memcpy(line, "Jan  5", 6);
+        if (round % 7 == 2 && count >= 20) memcpy(line + next() % (count - 14), "[IOS_SYSLOG_ROW", 15);
+        const int expected = naive_refuses(line, count);
+        refused += expected;
+        uint8_t *at_end = page_end - count;
+        memcpy(at_end, line, count);
+        if (csimd_builtin_refuses(line, count) == expected && csimd_builtin_refuses(at_end, count) == expected) {
+            passed++;
+        } else if (++failed <= 5) {
+            fprintf(stderr, "builtin refusal mismatch: %.*s\n", (int)count, line);
+        }
+    }
+    if (refused < 1000) {
+        failed++;
+        fprintf(stderr, "builtin refusal: only %d of the lines refused\n", refused);
+    }
+}
+
 int main(void) {
     check_crc32();
     if (!csimd_vector_level()) {
@@ -340,6 +398,7 @@ int main(void) {
             fprintf(stderr, "bracket balance mismatch at a page end: length %zu\n", length);
         }
     }
+    check_builtin_refusal(region + page);
     // Byte bitmaps (LFs, and quotes as the ndjson reader asks) of random bytes with many of them, every length up
     // to 300, against a byte loop.
     {

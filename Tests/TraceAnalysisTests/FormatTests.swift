@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import class NativeKit.HeaderRun
 import class NativeKit.Matcher
 
 @testable import TraceAnalysis
@@ -275,6 +276,82 @@ struct FormatTests {
                 let format = searching.parse(raw).map { catalog.formats[$0.formatIndex].format.id }
                 #expect(format == (record ? "runner-auth" : nil), "\(text)")
             }
+        }
+    }
+
+    /// With the built-in patterns alone, a line the C test refuses (`HeaderRun.builtInRefuses`, asked before the
+    /// walk) is one the walk refuses, at its start and behind a CI runner's timestamp: real and random lines, their
+    /// tails, near misses of each pattern the test knows, and mutations of them. The test knows every built-in
+    /// pattern (a new one fails here until it does), and a catalogue with a pattern of its own is walked.
+    @Test func aLineTheBuiltInTestRefusesIsOneTheWalkRefuses() throws {
+        #expect(
+            LogFormat.builtin.map(\.id) == [
+                "nslog-modern", "nslog-classic", "log-compact", "log-default", "log-syslog", "log-ndjson",
+                "device-syslog", "syslog", "console-app", "nslog-untimed", "bare",
+            ])
+        #expect(LinePrefix.builtin.map(\.id) == ["indentation", "ci-timestamp", "grep-line-number", "quote", "appium"])
+        let fresh = try Self.parser()
+        #expect(fresh.catalog.tables.quickRefusal == HeaderRun.builtInRefusalIsQuick)
+        var capture = RandomCapture(seed: 17, printed: 60)
+        var random = SplitMix64(seed: 17)
+        var lines =
+            try TestSupport.realLines().prefix(3_000)
+            + capture.make(lines: 3_000).split(separator: 0x0A).map { Array($0) }
+        lines += lines.map { Array($0.dropFirst(24)) } + lines.map { Array($0.dropFirst(1)) }
+        let nearMisses = [
+            "Sync: a b", "main.swift:12: warning", "main.swift:x", "a:1", "a :1", "a\t:1", ":1", "12", "x-1",
+            "[Analytics] event", "[7397:f803] x", "x[1:2] y", "x [12:ab] y", "x]:[1:2] y", "x:[1:2]", "x\t[1:2]",
+            "[", "[1", "x[", "Jan  5 10:57:52 host a[1]: b", "Jan 15 10:57:52 h a[1] <Notice>: b", "Jan 5 x",
+            "jan  5 x", "JAN  5 x", "Ja  5", "Jan  x5", "Jan  5", "Jan x5 y", "error\t10:37:14.650327-0500\tk\tx",
+            "error\tx\t10:37", "error\t", "\t10:37", "x\u{0B}y", "\u{0C}x", "\rx", "x\r", "{", "{x", "> x", ">",
+            "info: [IOS_SYSLOG_ROW ] Jul  4 13:26:15 host a[1] <Notice>: x", "[IOS_SYSLOG_ROW] x", "[IOS_SYSLOG_RO",
+            "x [IOS_SYSLOG_ROW]", "é:1", "é[1:2] x", "ab\u{85}:1", "Sep 12 x", "CoreData: annotation: x",
+        ].map { Array($0.utf8) }
+        lines += nearMisses
+        let alphabet = Array(" \t\r:[]0123456789{>AJaenx_IOSLGRW\u{7F}".utf8) + [0x0B, 0x85, 0xC3, 0xA9]
+        for _ in 0..<20 {
+            lines += nearMisses.map { TestSupport.mutate($0, alphabet: alphabet, within: 40, &random) }
+        }
+        let stamp = Array("2024-05-01T10:00:00.1234567Z ".utf8)
+        let record = Array("2024-05-01T10:00:00.1234567Z 2019-05-04 10:46:18.565 a[1:60b] x".utf8)
+        var checked = (quick: 0, walked: 0)
+        for line in lines {
+            line.withUnsafeBytes { raw in
+                var parser = fresh
+                let quick = HeaderRun.builtInRefuses(raw)
+                let text = String(decoding: line, as: UTF8.self).debugDescription
+                if quick {
+                    #expect(parser.refuses(raw), "\(text)")
+                    #expect(parser.parse(raw) == nil, "\(text)")
+                    checked.quick += 1
+                } else if parser.refuses(raw) {
+                    checked.walked += 1
+                }
+                let walked = parser.refuses(raw)
+                #expect(parser.refuses(raw, contentOffset: 0) == walked, "\(text)")
+            }
+            // Behind a runner's timestamp, after a record behind it alone (the content tested, then the walk).
+            (stamp + line).withUnsafeBytes { raw in
+                var parser = fresh
+                _ = record.withUnsafeBytes { parser.parse($0) }
+                let offset = parser.contentOffset(raw)
+                let walked = parser.refuses(raw)
+                #expect(parser.refuses(raw, contentOffset: offset) == walked)
+            }
+        }
+        #expect(checked.quick > 5_000 && checked.walked > 100)
+        // A pattern of its own: the test is not asked (it knows nothing of this format).
+        let own = LogFormat(
+            id: "sync", title: "sync lines", origin: "a test", pattern: #"^Sync: (?<message>.*)$"#, timestamp: nil,
+            samples: [.init(line: "Sync: a b", message: "a b")])
+        var parser = RecordParser(
+            catalog: try FormatCatalog(LogFormat.builtin.filter { !$0.isFallback } + [own, LogFormat.bare]),
+            dates: DateInference(reference: DateInference.sampleReference), zone: nil)
+        Array("Sync: a b".utf8).withUnsafeBytes { raw in
+            #expect(HeaderRun.builtInRefuses(raw))
+            let refused = parser.refuses(raw, contentOffset: 0)
+            #expect(!refused)
+            #expect(parser.parse(raw) != nil)
         }
     }
 
