@@ -270,12 +270,28 @@ static inline __attribute__((always_inline)) int refusal_block(
     return 0;
 }
 
-/// The masks of the bytes from `from` to `to` (at most 64), read one by one.
-static refusal_masks refusal_bytes(const uint8_t *line, size_t from, size_t to) {
+/// `refusal_block` for the step of a line from `base` whose bytes `masks` marks, the stops, specials and tabs after the
+/// first of each left out.
+static inline __attribute__((always_inline)) int refusal_step(
+    const uint8_t *line, size_t count, size_t base, refusal_masks masks, unsigned *decided) {
+    if (*decided & REFUSAL_GREP) masks.stops = 0;
+    if (*decided & REFUSAL_UNTIMED) masks.specials = 0;
+    if (*decided & REFUSAL_CONSOLE) masks.tabs = 0;
+    return (masks.stops | masks.specials | masks.tabs | masks.opens) && refusal_block(line, count, base, masks, decided);
+}
+
+/// `masks` shifted right by `read` bits: the bits of the window that ends with a line made the last step's (the bytes
+/// before the step left out).
+static inline __attribute__((always_inline)) refusal_masks refusal_from(refusal_masks masks, unsigned read) {
+    return (refusal_masks){masks.stops >> read, masks.specials >> read, masks.tabs >> read, masks.opens >> read};
+}
+
+/// The masks of the `count` bytes (at most 64) at `p`, read one by one.
+static refusal_masks refusal_bytes(const uint8_t *p, size_t count) {
     refusal_masks masks = {0, 0, 0, 0};
-    for (size_t at = from; at < to; at++) {
-        const uint8_t byte = line[at];
-        const uint64_t bit = 1ull << (at - from);
+    for (size_t at = 0; at < count; at++) {
+        const uint8_t byte = p[at];
+        const uint64_t bit = 1ull << at;
         if (byte == ' ' || (uint8_t)(byte - 0x09) < 5 || byte == ':') masks.stops |= bit;
         if (byte == '[' || byte == ']' || byte == ':' || byte == '\t') masks.specials |= bit;
         if (byte == '\t') masks.tabs |= bit;
@@ -285,7 +301,7 @@ static refusal_masks refusal_bytes(const uint8_t *line, size_t from, size_t to) 
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/// The masks of the 32 bytes at `p`, shifted left by `shift` (AVX2).
+/// The masks of the 32 bytes at `p` (AVX2), shifted left by `shift`.
 __attribute__((target("avx2"))) static inline refusal_masks refusal_vector(const uint8_t *p, unsigned shift) {
     const __m256i v = _mm256_loadu_si256((const __m256i *)p);
     const __m256i colon = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(':'));
@@ -305,26 +321,54 @@ __attribute__((target("avx2"))) static inline refusal_masks refusal_vector(const
     };
 }
 
-/// The line (32 bytes or more) 64 bytes a step, each step's bytes read as two blocks of 32, the last one ending
-/// with the step (they overlap where fewer than 64 bytes are left; a byte marked twice is the same byte).
+/// The masks of the 64 bytes at `p` (AVX2).
+__attribute__((target("avx2"))) static inline refusal_masks refusal_window(const uint8_t *p) {
+    const refusal_masks low = refusal_vector(p, 0), high = refusal_vector(p + 32, 32);
+    return (refusal_masks){
+        low.stops | high.stops, low.specials | high.specials, low.tabs | high.tabs, low.opens | high.opens};
+}
+
+/// The steps of `csimd_builtin_refuses` with AVX2, in one function so that the masks stay in registers: the last
+/// step in the window that ends with the line; a line of fewer than 64 bytes as two blocks of 32 (the second ending
+/// with the line, a byte read twice marked the same), byte by byte under 32.
 __attribute__((target("avx2"))) static int refusal_avx2(const uint8_t *line, size_t count, unsigned *decided) {
+    if (count < 64) {
+        if (count < 32) return refusal_step(line, count, 0, refusal_bytes(line, count), decided);
+        const refusal_masks low = refusal_vector(line, 0);
+        const refusal_masks high = refusal_vector(line + count - 32, (unsigned)(count - 32));
+        return refusal_step(line, count, 0,
+            (refusal_masks){low.stops | high.stops, low.specials | high.specials, low.tabs | high.tabs,
+                low.opens | high.opens},
+            decided);
+    }
     for (size_t base = 0; base < count; base += 64) {
-        const size_t end = base + 64 < count ? base + 64 : count;
-        size_t from = base;
-        if (end - from < 32) from = end - 32;  // the last bytes, in a block that ends with the line
-        const refusal_masks low = refusal_vector(line + from, 0);
-        const refusal_masks high = refusal_vector(line + end - 32, (unsigned)(end - 32 - from));
-        // The bytes before the step's own left out, and the stops, specials and tabs after the first of each.
-        const uint64_t keep = ~0ull << (base - from);
-        const refusal_masks masks = {
-            *decided & REFUSAL_GREP ? 0 : (low.stops | high.stops) & keep,
-            *decided & REFUSAL_UNTIMED ? 0 : (low.specials | high.specials) & keep,
-            *decided & REFUSAL_CONSOLE ? 0 : (low.tabs | high.tabs) & keep, (low.opens | high.opens) & keep};
-        if ((masks.stops | masks.specials | masks.tabs | masks.opens) &&
-            refusal_block(line, count, from, masks, decided))
-            return 1;
+        const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
+                                                       : refusal_from(refusal_window(line + count - 64),
+                                                             (unsigned)(64 - (count - base)));
+        if (refusal_step(line, count, base, masks, decided)) return 1;
     }
     return 0;
+}
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+/// The masks of the 64 bytes at `p` (NEON: four vectors a test, their bits gathered by `csimd_bits`).
+static refusal_masks refusal_window(const uint8_t *p) {
+    uint8x16_t stops[4], specials[4], tabs[4], opens[4];
+    for (int k = 0; k < 4; k++) {
+        const uint8x16_t v = vld1q_u8(p + 16 * k);
+        const uint8x16_t colon = vceqq_u8(v, vdupq_n_u8(':'));
+        tabs[k] = vceqq_u8(v, vdupq_n_u8('\t'));
+        opens[k] = vceqq_u8(v, vdupq_n_u8('['));
+        // `\s`: the space, and 0x09–0x0D (0–4 once 0x09 is taken away).
+        const uint8x16_t space = vorrq_u8(vceqq_u8(v, vdupq_n_u8(' ')), vcleq_u8(vsubq_u8(v, vdupq_n_u8(0x09)), vdupq_n_u8(4)));
+        stops[k] = vorrq_u8(space, colon);
+        specials[k] = vorrq_u8(vorrq_u8(colon, tabs[k]), vorrq_u8(opens[k], vceqq_u8(v, vdupq_n_u8(']'))));
+    }
+    return (refusal_masks){
+        csimd_bits(stops[0], stops[1], stops[2], stops[3]),
+        csimd_bits(specials[0], specials[1], specials[2], specials[3]),
+        csimd_bits(tabs[0], tabs[1], tabs[2], tabs[3]),
+        csimd_bits(opens[0], opens[1], opens[2], opens[3]),
+    };
 }
 #endif
 
@@ -339,15 +383,29 @@ int csimd_builtin_refuses(const uint8_t *line, size_t count) {
     if ((uint8_t)(first - 'A') < 26 && count >= 6 && (uint8_t)(line[1] - 'a') < 26 && (uint8_t)(line[2] - 'a') < 26 &&
         line[3] == ' ' && (line[4] == ' ' || (uint8_t)(line[4] - '0') < 10) && (uint8_t)(line[5] - '0') < 10)
         return 0;
-    // The rest in one pass over the line (`refusal_block`): 64 bytes a step, with AVX2 where the processor has it and
-    // the line has 32 bytes or more, else byte by byte.
+    // The rest in one pass over the line (`refusal_block`), 64 bytes a step: with AVX2 where the processor has it,
+    // with NEON (a line of fewer than 64 bytes copied to a window of zeros, which no test looks for, the last step of a
+    // longer one in the window that ends with the line), else byte by byte.
     unsigned decided = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (count >= 32 && csimd_vector_level()) return !refusal_avx2(line, count, &decided);
+    if (csimd_vector_level()) return !refusal_avx2(line, count, &decided);
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+    if (count < 64) {
+        uint8_t window[64] = {0};
+        memcpy(window, line, count);
+        return !refusal_step(line, count, 0, refusal_window(window), &decided);
+    }
+    for (size_t base = 0; base < count; base += 64) {
+        const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
+                                                       : refusal_from(refusal_window(line + count - 64),
+                                                             (unsigned)(64 - (count - base)));
+        if (refusal_step(line, count, base, masks, &decided)) return 0;
+    }
+    return 1;
 #endif
     for (size_t base = 0; base < count; base += 64) {
-        const size_t end = base + 64 < count ? base + 64 : count;
-        if (refusal_block(line, count, base, refusal_bytes(line, base, end), &decided)) return 0;
+        const size_t rest = count - base;
+        if (refusal_step(line, count, base, refusal_bytes(line + base, rest < 64 ? rest : 64), &decided)) return 0;
     }
     return 1;
 }

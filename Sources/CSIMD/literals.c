@@ -391,20 +391,8 @@ void csimd_scan(
 }
 
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
-#include <arm_neon.h>
 
 int csimd_vector_level(void) { return 1; }
-
-/// One bit per byte of four 16-byte vectors of 0xFF or 0 bytes, lowest first (NEON has no byte mask move): each
-/// byte weighted by its bit, then summed pairwise three times.
-static inline uint64_t csimd_bits(uint8x16_t t0, uint8x16_t t1, uint8x16_t t2, uint8x16_t t3) {
-    static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
-    const uint8x16_t weight = vld1q_u8(weights);
-    uint8x16_t sum = vpaddq_u8(vpaddq_u8(vandq_u8(t0, weight), vandq_u8(t1, weight)),
-        vpaddq_u8(vandq_u8(t2, weight), vandq_u8(t3, weight)));
-    sum = vpaddq_u8(sum, sum);
-    return vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
-}
 
 /// The marks of `byte` in the 64 bytes at `p`.
 static inline uint64_t csimd_bytes64(const uint8_t *p, uint8_t byte) {

@@ -245,11 +245,13 @@ public final class HeaderRun {
         return csimd_builtin_refuses(base.assumingMemoryBound(to: UInt8.self), line.count) != 0
     }
 
-    /// Whether ``builtInRefuses(_:)`` reads a line with vectors here (AVX2, x86-64): elsewhere it reads it byte by
-    /// byte, which costs about what the walk it would spare costs (a line of no format of 100 bytes).
+    /// Whether ``builtInRefuses(_:)`` reads a line with vectors here (AVX2 on x86-64, NEON on ARM64): elsewhere it
+    /// reads it byte by byte, which costs about what the walk it would spare costs (a line of no format of 100 bytes).
     public static let builtInRefusalIsQuick: Bool = {
         #if arch(x86_64)
             return csimd_vector_level() != 0
+        #elseif arch(arm64)
+            return true
         #else
             return false
         #endif

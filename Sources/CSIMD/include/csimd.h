@@ -174,7 +174,8 @@ size_t csimd_grep_prefix_length(const uint8_t *line, size_t count);
 /// bytes at `line` (anchored, PCRE2's default tables): 1 when each fails a test its pattern needs to pass (the first
 /// byte; the device and BSD syslog's month and day; `grep -n`'s first `\s` or colon, a colon and a digit; the untimed
 /// NSLog process's end, `[` and a digit; Console.app's first tab and a digit; Appium's `[IOS_SYSLOG_ROW`), 0 when one
-/// may match. With AVX2 for a line of 32 bytes or more, byte by byte otherwise. Reads no byte past `count`.
+/// may match. 64 bytes a step with AVX2 or NEON, byte by byte where the processor has neither (or, with AVX2, under
+/// 32 bytes). Reads no byte past `count`.
 int csimd_builtin_refuses(const uint8_t *line, size_t count);
 
 /// A run's state: the clock of each shape (0 classic, 1 modern), the vocabulary's keywords (whose candidates the
