@@ -339,7 +339,9 @@ struct FormatTests {
                 #expect(parser.refuses(raw, contentOffset: offset) == walked)
             }
         }
-        #expect(checked.quick > 5_000 && checked.walked > 100)
+        // Without the real corpus (a clone of the repository alone), the random lines and near misses still give
+        // thousands of each.
+        #expect(checked.quick > 2_000 && checked.walked > 100, "\(checked)")
         // A pattern of its own: the test is not asked (it knows nothing of this format).
         let own = LogFormat(
             id: "sync", title: "sync lines", origin: "a test", pattern: #"^Sync: (?<message>.*)$"#, timestamp: nil,
