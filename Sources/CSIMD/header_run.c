@@ -505,10 +505,11 @@ static inline __attribute__((always_inline)) int run_has_keyword(
 }
 
 /// The next line of a run, which begins at `bytes + position`: when it ends (LF, `*lf`, from `feeds`) before `end`,
-/// has 28 to `max_line` bytes (`*count`), and, with `loud`, is not marked there (the reading thread looked at its
-/// end and message, `csimd_loud_lines`, so that this thread reads only its header, the bytes the thread wrote in a
-/// cache of its own: `*count` then holds a CR before the LF, if there is one, which no header's byte can be, and the
-/// message is not read); without, `*count` leaves that CR out, as the reader does; else null.
+/// has at most `max_line` bytes (`*count`; a header needs 28, a printed line fewer), and, with `loud`, is not marked
+/// there (the reading thread looked at its end and message, `csimd_loud_lines`, so that this thread reads only its
+/// header, the bytes the thread wrote in a cache of its own: `*count` then holds a CR before the LF, if there is one,
+/// which no header's byte can be, and the message is not read); without, `*count` leaves that CR out, as the reader
+/// does; else null.
 static inline __attribute__((always_inline)) const uint8_t *run_line(
     run_marks *feeds, const uint8_t *bytes, size_t position, size_t end, size_t max_line, const uint64_t *loud,
     size_t *lf, size_t *count) {
@@ -519,12 +520,11 @@ static inline __attribute__((always_inline)) const uint8_t *run_line(
     if (loud) {
         if ((loud[*lf >> 6] >> (*lf & 63)) & 1) return 0;
         // One byte over the limit is within it when that byte is a CR (read only then).
-        if (*count == max_line + 1 && line[max_line] == 0x0D) return *count >= 28 ? line : 0;
+        if (*count == max_line + 1 && line[max_line] == 0x0D) return line;
     } else if (*count && line[*count - 1] == 0x0D) {
         --*count;
     }
-    if (*count < 28 || *count > max_line) return 0;
-    return line;
+    return *count > max_line ? 0 : line;
 }
 
 /// Whether the message of a line of `count` bytes (`line`, at `position` of the chunk), from `index`, holds no
@@ -533,6 +533,22 @@ static inline __attribute__((always_inline)) int run_quiet(
     const csimd_literals *keywords, const uint8_t *line, size_t index, size_t count, const uint64_t *candidates,
     size_t position) {
     return index >= count || !run_has_keyword(keywords, line + index, count - index, candidates, position + index);
+}
+
+/// Whether a repeat or furniture pattern of `state` may match the `count` bytes at `content` by their first
+/// `CSIMD_CONTENT_POSITIONS` (a shorter line may be one).
+static inline int run_may_be_content(const csimd_header_state *state, const uint8_t *content, size_t count) {
+    if (count < CSIMD_CONTENT_POSITIONS) return 1;
+    if (content[0] < 0x80 && !((state->content_first[content[0] >> 6] >> (content[0] & 63)) & 1)) return 0;
+    for (uint32_t k = 0; k < state->content_patterns; k++) {
+        int may = 1;
+        for (size_t p = 0; p < CSIMD_CONTENT_POSITIONS && may; p++) {
+            const uint8_t byte = content[p];
+            may = byte >= 0x80 || (state->content_bytes[k][p][byte >> 6] >> (byte & 63)) & 1;
+        }
+        if (may) return 1;
+    }
+    return 0;
 }
 
 /// Whether a message that ends with `byte` may open a dump (`{`, `(` or `[`).
@@ -733,9 +749,10 @@ static inline __attribute__((always_inline)) size_t run_headers(
             const uint8_t *line = run_line(&feeds, bytes, position, end, max_line, loud, &lf, &count);
             if (!line) break;
             size_t header = position;  // where the header begins in the chunk
+            if (count < 28) goto not_header;  // shorter than any header's first words
             if (prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
                 const size_t skip = run_ci_timestamp(line, count);
-                if (!skip || count - skip < 28) break;
+                if (!skip || count - skip < 28) goto not_header;
                 line += skip;
                 count -= skip;
                 header += skip;
@@ -744,17 +761,17 @@ static inline __attribute__((always_inline)) size_t run_headers(
             uint32_t micros;
             size_t timestamp_end;
             if (style == CSIMD_STYLE_DEVICE || style == CSIMD_STYLE_BSD) {
-                if (!run_device_clock(&styled->clock, line, count, &micros, &timestamp_end)) break;
+                if (!run_device_clock(&styled->clock, line, count, &micros, &timestamp_end)) goto not_header;
             } else {
                 // The fraction's digits give the shape (1–3 classic, 4–9 modern), and for NSLog the shape the clock
                 // armed for it.
                 uint64_t fraction;
                 const unsigned digits = run_fraction_digits(line, 20, &fraction);
-                if (digits == 0) break;
+                if (digits == 0) goto not_header;
                 modern = !style && digits > 3;
-                if (!style && !(armed & (1u << modern))) break;
+                if (!style && !(armed & (1u << modern))) goto not_header;
                 csimd_header_clock *clock = style ? &styled->clock : &nslog->clocks[modern];
-                if (!run_clock(clock, line, count, digits, fraction, &micros, &timestamp_end)) break;
+                if (!run_clock(clock, line, count, digits, fraction, &micros, &timestamp_end)) goto not_header;
             }
             // The header tail of one of the recent incarnations, the last one's first (at most one can be there): from
             // the timestamp's end, ` name[pid:` (NSLog), ` Ty name[pid:` (compact, the type masked out),
@@ -762,7 +779,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
             // `pid   ttl    name: ` (default), after the columns before the pid.
             size_t tail_start = timestamp_end;
             if (style == CSIMD_STYLE_DEFAULT && !(tail_start = style_default_columns(line, timestamp_end, count)))
-                break;
+                goto not_header;
             uint32_t tail = hint;
             size_t index = run_tail_end(nslog, styled, style, tail, modern, line, tail_start, count);
             if (!index) {
@@ -771,16 +788,16 @@ static inline __attribute__((always_inline)) size_t run_headers(
                     if (t == hint) continue;
                     if ((index = run_tail_end(nslog, styled, style, t, modern, line, tail_start, count))) break;
                 }
-                if (t == CSIMD_HEADER_TAILS) break;
+                if (t == CSIMD_HEADER_TAILS) goto not_header;
                 tail = hint = t;
             }
             if (!style || style == CSIMD_STYLE_COMPACT) {
                 // `(?<thread>\d+)\]` (modern NSLog), `(?<thread>[0-9A-Fa-fx]+)\]` (classic), or the compact type and
                 // `(?<thread>[0-9a-f]+)\]`; then a space or none.
-                if (style && !style_compact_type(line[tail_start + 1], line[tail_start + 2])) break;
+                if (style && !style_compact_type(line[tail_start + 1], line[tail_start + 2])) goto not_header;
                 const size_t thread = run_thread(line + index, count - index, style ? 4 : modern ? 1 : 2);
                 index += thread;
-                if (thread == 0 || index >= count || line[index] != ']') break;
+                if (thread == 0 || index >= count || line[index] != ']') goto not_header;
                 index++;
                 if (index < count && line[index] == ' ') index++;
             } else if (style == CSIMD_STYLE_DEVICE) {
@@ -814,6 +831,29 @@ static inline __attribute__((always_inline)) size_t run_headers(
             if (!run_group(out, &group, capacity, tail, modern, micros)) break;
             lines++;
             position = lf + 1;
+            continue;
+        not_header:
+            // An NSLog run's printed line (`csimd_header_state.printed`), measured as the line-by-line path measures
+            // it: with its CR, within the longest line; past a CI runner's timestamp where the run has that prefix.
+            if (style || !nslog->printed) break;
+            {
+                const uint8_t *const start = bytes + position;
+                size_t whole = lf - position;
+                if (whole > max_line) break;
+                if (whole && start[whole - 1] == 0x0D) whole--;
+                const size_t skip = prefix == CSIMD_PREFIX_CI_TIMESTAMP ? run_ci_timestamp(start, whole) : 0;
+                if (whole <= skip) break;
+                const uint8_t *const content = start + skip;
+                const size_t rest = whole - skip;
+                const uint8_t first = content[0];
+                if (first == ' ' || first == '\t' || (uint8_t)(first - '0') < 10) break;
+                if (!csimd_builtin_refuses(content, rest)) break;
+                if (run_may_be_content(nslog, content, rest)) break;
+                if (!run_quiet(keywords, content, 0, rest, candidates, position + skip)) break;
+                if (!run_group(out, &group, capacity, CSIMD_PRINTED_TAIL, 0, 0)) break;
+                lines++;
+                position = lf + 1;
+            }
         }
         // The line that may open a dump is taken, and the run ends after it when its brackets leave one open.
         if (!held.message) break;

@@ -219,6 +219,39 @@ public final class HeaderRun {
         @inline(__always) set { state.pointee.prefix = newValue.rawValue }
     }
 
+    /// The ASCII bytes the first ``contentPositions`` bytes of a repeat or furniture line may be, per way such a line
+    /// may begin (`[way][position]`, bit b of word b / 64; at most ``contentPatterns`` ways), which a printed line the
+    /// runs count may not all be (see `csimd_header_state`).
+    public func setContentBytes(_ patterns: [[(UInt64, UInt64)]]) {
+        precondition(patterns.count <= Self.contentPatterns)
+        state.pointee.content_patterns = UInt32(patterns.count)
+        state.pointee.content_first = patterns.reduce((0, 0)) { union, way in
+            guard let first = way.first else { return (~0, ~0) }
+            return (union.0 | first.0, union.1 | first.1)
+        }
+        withUnsafeMutableBytes(of: &state.pointee.content_bytes) { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for (k, positions) in patterns.enumerated() {
+                for (p, bytes) in positions.prefix(Self.contentPositions).enumerated() {
+                    let at = (k * Self.contentPositions + p) * 2
+                    (words[at], words[at + 1]) = bytes
+                }
+            }
+        }
+    }
+
+    /// Whether the NSLog runs count the printed lines among their headers (groups of ``isPrinted(_:)``), as
+    /// `csimd_header_state` says; false: a printed line ends a run.
+    public var countsPrinted: Bool {
+        @inline(__always) get { state.pointee.printed != 0 }
+        @inline(__always) set { state.pointee.printed = newValue ? 1 : 0 }
+    }
+
+    /// The most ways a repeat or furniture line may begin that the runs hold (``setContentBytes(_:)``).
+    public static let contentPatterns = Int(CSIMD_CONTENT_PATTERNS)
+    /// The first bytes of a line the ways check.
+    public static let contentPositions = Int(CSIMD_CONTENT_POSITIONS)
+
     /// The length of the CI runner's timestamp that begins `line` (`2024-05-01T10:00:00.1234567Z `): what the
     /// pattern `\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ` matches there, anchored; 0 where it does not match
     /// (`csimd_ci_timestamp_length`, which the runs use).
@@ -309,6 +342,10 @@ public final class HeaderRun {
     /// The tail that the lines of group `index` of the last run repeat.
     @inlinable
     public func tail(_ index: Int) -> Int { Int(groups[index].tail) }
+
+    /// Whether group `index` of the last run is of printed lines (``countsPrinted``), counted and nothing else.
+    @inlinable
+    public func isPrinted(_ index: Int) -> Bool { groups[index].tail == UInt16(CSIMD_PRINTED_TAIL) }
 
     /// Whether the lines of group `index` of the last run are of the modern shape.
     @inlinable

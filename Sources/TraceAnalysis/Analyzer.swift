@@ -157,14 +157,14 @@ public struct Analyzer: Sendable {
     func analyze(
         bytes: [UInt8], name: String = "capture", chunkSize: Int,
         maximumLineLength: Int = LineReader.defaultMaximumLineLength, headerRuns: Bool, readAhead: Bool = false
-    ) -> (report: AnalysisReport, runLines: Int) {
+    ) -> (report: AnalysisReport, runLines: Int, runPrinted: Int) {
         var analysis = InputAnalysis(name: name, analyzer: self, modified: nil, headerRuns: headerRuns)
         analysis.read(
             LineReader(
                 bytes: bytes, chunkSize: chunkSize, maximumLineLength: maximumLineLength, readAhead: readAhead))
-        let runLines = analysis.runLines
+        let (runLines, runPrinted) = (analysis.runLines, analysis.runPrinted)
         let (summary, processes) = analysis.finish()
-        return (AnalysisReport(inputs: [summary], processes: processes, options: options), runLines)
+        return (AnalysisReport(inputs: [summary], processes: processes, options: options), runLines, runPrinted)
     }
 
     private func run(_ name: String, modified: Int64?, _ reader: consuming LineReader) -> (
@@ -296,6 +296,8 @@ struct InputAnalysis {
     /// record that opens a dump arms nothing until the dump closes among the continuation lines a run takes
     /// (``suspended``).
     private let headerRun: HeaderRun?
+    /// Whether ``headerRun`` may count printed lines (``takeHeaders(_:from:)``).
+    private let countsPrinted: Bool
     /// The shapes armed: bit 0 classic, bit 1 modern, or (``styleArmed``, alone) the `log` style of the last record;
     /// and those armed before the line being read one by one.
     private var armed: UInt32 = 0
@@ -337,6 +339,8 @@ struct InputAnalysis {
     private let styleRuns: [HeaderRun.Style?]
     /// Lines the runs took (tests).
     private(set) var runLines = 0
+    /// Printed lines the runs counted themselves, of ``runLines`` (tests).
+    private(set) var runPrinted = 0
 
     init(
         name: String, analyzer: Analyzer, modified: Int64?, tracking: LiveTracking? = nil, headerRuns: Bool = true
@@ -367,6 +371,9 @@ struct InputAnalysis {
             ? recognizer.keywordSearch.map(HeaderRun.init) : nil
         let runs = headerRun != nil
         self.styleRuns = catalog.tables.logStyles.map { runs ? $0?.runStyle : nil }
+        // The runs count printed lines where the catalogue's patterns are the built-in ones (see `takeHeaders`).
+        if let headerRun, let ways = catalog.contentWays { headerRun.setContentBytes(ways) }
+        self.countsPrinted = headerRun != nil && catalog.contentWays != nil
     }
 
     /// The summary of an input that could not be read.
@@ -582,8 +589,17 @@ struct InputAnalysis {
     /// it by its indentation.
     @inline(__always)
     private mutating func countUnparsed(_ number: Int) {
-        summary.unparsedLines += 1
-        if summary.unparsedSamples.count < 5 { summary.unparsedSamples.append(number) }
+        countUnparsed(from: number, 1)
+    }
+
+    /// ``countUnparsed(_:)`` for the `count` lines from line `first`.
+    private mutating func countUnparsed(from first: Int, _ count: Int) {
+        summary.unparsedLines += count
+        var number = first
+        while summary.unparsedSamples.count < 5, number < first &+ count {
+            summary.unparsedSamples.append(number)
+            number &+= 1
+        }
         recordIndent = nil
     }
 
@@ -891,6 +907,15 @@ struct InputAnalysis {
         var unparsedLast = false
         var raw = rawContinuations
         var opened = 0
+        // The printed lines a run meets are counted by it where `takeUnparsed` would count them: no line is held for
+        // a tie and no dump is open, the last record and the formats the run reads take no raw continuation lines,
+        // and the catalogue's patterns are the built-in ones (the run asks `HeaderRun.builtInRefuses`'s test and
+        // the repeat and furniture patterns' first bytes, then looks for a keyword, as the bare fallback would).
+        headerRun.countsPrinted =
+            armed & Self.styleArmed == 0 && countsPrinted && mode == .formatted && ties.isEmpty && bracketDepth == 0
+            && !raw && !rawContinuationFormats[clocks.classic.format] && !rawContinuationFormats[clocks.modern.format]
+            && (headerRun.prefix == .none
+                ? parser.prefixChain.isEmpty : parser.formatTriedFirstBehindCITimestamp != nil)
         while true {
             if armed & Self.styleArmed != 0 {
                 (_, groups, next) = headerRun.runStyle(
@@ -901,7 +926,19 @@ struct InputAnalysis {
                     armed: armed, run.buffer, start: next, end: run.end, newlines: run.newlines,
                     candidates: run.candidates, loud: run.loud, maximumLineLength: run.maximumLineLength)
             }
+            var headers = false
             for group in 0..<groups {
+                if headerRun.isPrinted(group) {
+                    // Printed lines, counted as `takeUnparsed` counts each.
+                    let size = headerRun.count(group)
+                    runPrinted &+= size
+                    countUnparsed(from: number &+ 1, size)
+                    number &+= size
+                    unparsedLast = true
+                    continue
+                }
+                headers = true
+                unparsedLast = false
                 // The group's first line is noted as any record; the others, each at or after the one before in
                 // the same incarnation and zone, together.
                 let tail = headerRun.tail(group)
@@ -924,9 +961,8 @@ struct InputAnalysis {
                 // Behind a prefix, the chain of the record that armed the run (the lines read one by one leave it).
                 parser.countPrefixes(into: &prefixLines, times: size)
             }
-            if groups > 0 {
+            if headers {
                 records = true
-                unparsedLast = false
                 raw = rawContinuationFormats[clock(modern: modern).format]
             }
             if opened > 0 { break }

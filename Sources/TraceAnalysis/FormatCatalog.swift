@@ -40,6 +40,15 @@ public struct FormatCatalog: Sendable {
     let repeats: [(regex: Regex, countGroup: Int)]
     /// What each input's parser looks up per format, made once.
     let tables: RecordParser.Tables
+    /// Every format's furniture and repeat patterns, as written.
+    let contentPatterns: [String]
+    /// The ways a repeat or furniture line may begin, for the runs that count printed lines themselves
+    /// (``HeaderRun/setContentBytes(_:)``): per way, the ASCII bytes its first ``HeaderRun/contentPositions`` bytes
+    /// may be (bit b of word b / 64). With the built-in patterns alone, their literal starts
+    /// (``LogFormat/contentStarts``, for a line ``HeaderRun/builtInRefuses(_:)`` refuses); else what the repeat and
+    /// furniture patterns' prefilters check there. Nil where lines are not refused quickly
+    /// (``RecordParser/Tables/quickRefusal``) or there are more ways than the runs hold.
+    let contentWays: [[(UInt64, UInt64)]]?
 
     /// Compiles `formats` and `prefixes`; a pattern that does not compile, or captures the wrong names, throws.
     /// `messageTail`: match patterns that end in `(?<message>.*)$` without it (``withoutMessageTail(_:)``); off
@@ -52,6 +61,7 @@ public struct FormatCatalog: Sendable {
         var seen: Set<String> = []
         var furniture: [String] = []
         var repeats: [(Regex, Int)] = []
+        var contentPatterns: [String] = []
         for format in formats {
             guard seen.insert(format.id).inserted else {
                 throw .invalidFormat(id: format.id, field: "id", problem: "defined twice; give each format its own id")
@@ -78,6 +88,7 @@ public struct FormatCatalog: Sendable {
             for (index, pattern) in format.furniture.enumerated() {
                 _ = try Self.compile(pattern, format: format.id, field: "furniture[\(index)]")
                 furniture.append("(?:" + pattern + ")")
+                contentPatterns.append(pattern)
             }
             if let pattern = format.repeatPattern {
                 let regex = try Self.compile(pattern, format: format.id, field: "repeat")
@@ -86,6 +97,7 @@ public struct FormatCatalog: Sendable {
                         id: format.id, field: "repeat", problem: "the pattern has no (?<count>\\d+) capture; add one")
                 }
                 repeats.append((regex, count))
+                contentPatterns.append(pattern)
             }
             let shortened = messageTail ? Self.withoutMessageTail(regex) : nil
             if let shortened { regex = shortened }
@@ -120,7 +132,9 @@ public struct FormatCatalog: Sendable {
         let combinedFurniture =
             furniture.isEmpty
             ? nil : try Self.compile(furniture.joined(separator: "|"), format: "*", field: "furniture")
-        self.init(formats: compiled, prefixes: compiledPrefixes, furniture: combinedFurniture, repeats: repeats)
+        self.init(
+            formats: compiled, prefixes: compiledPrefixes, furniture: combinedFurniture, repeats: repeats,
+            contentPatterns: contentPatterns)
     }
 
     /// How most formats end: the message is the rest of the line.
@@ -154,7 +168,8 @@ public struct FormatCatalog: Sendable {
     }
 
     private init(
-        formats: [Compiled], prefixes: [CompiledPrefix], furniture: Regex?, repeats: [(regex: Regex, countGroup: Int)]
+        formats: [Compiled], prefixes: [CompiledPrefix], furniture: Regex?, repeats: [(regex: Regex, countGroup: Int)],
+        contentPatterns: [String]
     ) {
         self.formats = formats
         self.prefixes = prefixes
@@ -162,7 +177,36 @@ public struct FormatCatalog: Sendable {
         self.fallback = formats.indices.first { formats[$0].format.isFallback }
         self.furniture = furniture
         self.repeats = repeats
-        self.tables = RecordParser.Tables(formats, prefixes: prefixes, recordFormats: recordFormats)
+        self.contentPatterns = contentPatterns
+        let tables = RecordParser.Tables(formats, prefixes: prefixes, recordFormats: recordFormats)
+        self.tables = tables
+        self.contentWays =
+            tables.quickRefusal
+            ? Self.contentWays(contentPatterns, prefilters: (repeats.map(\.regex) + (furniture.map { [$0] } ?? [])))
+            : nil
+    }
+
+    /// ``contentWays``: the literal starts of the built-in patterns where every pattern is one of them, else
+    /// `regexes`' prefilters; nil for more ways than ``HeaderRun/contentPatterns``.
+    private static func contentWays(_ patterns: [String], prefilters regexes: [Regex]) -> [[(UInt64, UInt64)]]? {
+        let positions = HeaderRun.contentPositions
+        let starts = patterns.map { LogFormat.contentStarts[$0] }
+        let ways: [[(UInt64, UInt64)]]
+        if !starts.contains(where: { $0 == nil }) {
+            ways = Set(starts.flatMap { $0 ?? [] }).sorted().map { start in
+                let bytes = Array(start.utf8)
+                return (0..<positions).map { p in
+                    guard p < bytes.count else { return (~0, ~0) }
+                    return bytes[p] < 64 ? (1 << UInt64(bytes[p]), 0) : (0, 1 << UInt64(bytes[p] &- 64))
+                }
+            }
+        } else {
+            ways = regexes.map { regex in
+                let prefilter = regex.prefilter
+                return (0..<positions).map { prefilter.asciiBytes(at: $0) }
+            }
+        }
+        return ways.count <= HeaderRun.contentPatterns ? ways : nil
     }
 
     /// The catalogue restricted to one format (`--input-format`); prefixes, furniture and repeat lines still apply.
@@ -170,7 +214,9 @@ public struct FormatCatalog: Sendable {
         guard let match = formats.first(where: { $0.format.id == id }) else {
             throw .unknownFormat(id: id, known: formats.map(\.format.id))
         }
-        return FormatCatalog(formats: [match], prefixes: prefixes, furniture: furniture, repeats: repeats)
+        return FormatCatalog(
+            formats: [match], prefixes: prefixes, furniture: furniture, repeats: repeats,
+            contentPatterns: contentPatterns)
     }
 
     /// Checks lnav's discipline: every format has a sample, every record sample matches exactly one format and

@@ -341,6 +341,61 @@ struct HeaderRunTests {
         try TestSupport.expectSameAsThePatterns(bytes)
     }
 
+    /// The printed lines a run counts itself (`csimd_header_state.printed`) are the ones the line-by-line path counts
+    /// as lines of no format, and no others: between quiet records, with and without a CI runner's timestamp, lines
+    /// each pattern the run's tests know would read (or nearly), with keywords, a CR, bytes from 0x80, and lines too
+    /// short for them or longer than the longest line; every chunk size.
+    @Test func printedLinesTheRunCountsAreTheLineByLinePathsOnes() throws {
+        let printed = [
+            "Sync: user download layout map", "Response JSON: {\"id\": 1}", "applicationDidEnterBackground",
+            "Timestamp               Ty Process[PID:TID]", "--- last message repeated 3 times ---",
+            "Jan  5 10:57:52 host a[1]: b", "Jul  4 13:26:15 iPhone SpringBoard(IDS)[49] <Notice>: x",
+            "error\t10:37:14.650327-0500\tkernel\tx", "Tab\tinside the line", "x[123:45] untimed", "x[a:45] not",
+            "info: [IOS_SYSLOG_ROW ] Jul  4 13:26:15 host a[1] <Notice>: x", "main.swift:12: warning", "ab", "Abc",
+            "Sync with a CR\r", "{\"count\":2,\"finished\":1}", "[connected]", "Error from getpwuid_r: 0",
+            "CoreData: annotation: x", "<UIView: 0x7f116c7c62f0>", "é accented and long enough to be read",
+            "Skipping info and debug messages, pass --info and/or --debug to include.", "> quoted line here",
+            "Log      - Default:          5, Info:                0", "View did load: the first screen",
+            String(repeating: "Long printed line ", count: 20),
+        ]
+        let header = "2019-05-04 10:46:18.565123-0500 BackgroundDemo[12959:1702596]"
+        let stamp = "2024-05-01T10:00:00.1234567Z "
+        var plain = "\(header) armed\n"
+        var behind = "\(stamp)\(header) armed\n"
+        for line in printed {
+            plain += "\(line)\n\(header) quiet\n"
+            behind += "\(stamp)\(line)\n\(stamp)\(header) quiet\n\(line)\n\(stamp)\(header) quiet\n"
+        }
+        for text in [plain, behind] {
+            for longest in [LineReader.defaultMaximumLineLength, 200] {
+                try Self.expectSameReports(Array(text.utf8), chunkSizes: [61, 331], maximumLineLength: longest)
+                try Self.expectSameReports(Array(text.utf8), chunkSizes: [1 << 20], maximumLineLength: longest)
+            }
+        }
+        // Those the run counts itself, each of them, in one chunk: no digit, space or tab first, no first bytes a
+        // repeat or furniture pattern allows, no keyword, refused by every pattern, within the longest line.
+        let counted = [
+            "Sync: user download layout map", "Response JSON: {\"id\": 1}", "Tab\tinside the line",
+            "x[a] not an untimed record",
+            "CoreData: annotation: x", "<UIView: 0x7f116c7c62f0>", "é accented and long enough to be read",
+            "HTTP GET https://cdn.example.net/v3/search/59491 -> 503", "Sync with a CR\r",
+            String(repeating: "Long printed line ", count: 20),
+        ]
+        for (prefix, longest) in [("", LineReader.defaultMaximumLineLength), (stamp, 200)] {
+            let text = counted.reduce("\(prefix)\(header) armed\n") {
+                $0 + "\(prefix)\($1)\n\(prefix)\(header) quiet\n"
+            }
+            let bytes = Array(text.utf8)
+            try Self.expectSameReports(bytes, chunkSizes: [1 << 20], maximumLineLength: longest)
+            let runs = try TestSupport.analyzer().analyze(
+                bytes: bytes, chunkSize: 1 << 20, maximumLineLength: longest, headerRuns: true)
+            // The longest line (its CR kept) of 200 bytes leaves the long one to the line-by-line path.
+            #expect(runs.runPrinted == counted.count - (longest == 200 ? 1 : 0))
+        }
+        let input = try #require(try TestSupport.analyzer().analyze(text: plain, name: "printed.log").inputs.first)
+        #expect(input.unparsedLines > printed.count / 2)
+    }
+
     /// What a printed line between two NSLog records is read as: counted as a line of no format by the run (lines 2,
     /// 4 and 12, and the records after them), or left to the line-by-line path, which finds a bare record (a
     /// keyword), a record behind a `grep -n` prefix, a repeat line, a blank line. After a printed line, an indented

@@ -181,14 +181,27 @@ int csimd_builtin_refuses(const uint8_t *line, size_t count);
 /// A run's state: the clock of each shape (0 classic, 1 modern), the vocabulary's keywords (whose candidates the
 /// reader marked), the header tails of the recent incarnations, `hint` the one tried first (the last one a line
 /// repeated, kept up to date by `csimd_header_run`), and the prefix (`CSIMD_PREFIX_…`) every line of a run begins
-/// with, its header after it.
+/// with, its header after it. With `printed` set, a line that is no header, whose content (past the prefix) begins
+/// with no digit, space or tab, that `csimd_builtin_refuses` refuses, whose first `CSIMD_CONTENT_POSITIONS` bytes
+/// none of the `content_patterns` ways a repeat or furniture line may begin allows (`content_bytes[k][p]`: the ASCII
+/// bytes way k allows at position p, bit b of word b / 64) and that holds no keyword, is a printed line the run counts
+/// and goes past (a group of tail `CSIMD_PRINTED_TAIL`).
+#define CSIMD_CONTENT_PATTERNS 16
+#define CSIMD_CONTENT_POSITIONS 4
 typedef struct {
     csimd_header_clock clocks[2];
     const csimd_literals *keywords;
     uint32_t hint;
     uint32_t prefix;
+    uint32_t printed;
+    uint32_t content_patterns;
+    uint64_t content_first[2];  // the union of the ways' first bytes
+    uint64_t content_bytes[CSIMD_CONTENT_PATTERNS][CSIMD_CONTENT_POSITIONS][2];
     csimd_header_tail tails[CSIMD_HEADER_TAILS];
 } csimd_header_state;
+
+/// The tail of a group of printed lines (`csimd_header_state.printed`).
+#define CSIMD_PRINTED_TAIL 0xFFFF
 
 /// Lines of a run in a row that repeat one tail in one shape, each fraction at or after the one before: the tail,
 /// the shape (1 modern), how many lines, and the microseconds of the first and last lines from the armed second
