@@ -321,34 +321,25 @@ __attribute__((target("avx2"))) static inline refusal_masks refusal_vector(const
     };
 }
 
-/// The masks of the 64 bytes at `p` (AVX2).
-__attribute__((target("avx2"))) static inline refusal_masks refusal_window(const uint8_t *p) {
-    const refusal_masks low = refusal_vector(p, 0), high = refusal_vector(p + 32, 32);
-    return (refusal_masks){
-        low.stops | high.stops, low.specials | high.specials, low.tabs | high.tabs, low.opens | high.opens};
+/// The bytes either `a` or `b` marks.
+static inline __attribute__((always_inline)) refusal_masks refusal_or(refusal_masks a, refusal_masks b) {
+    return (refusal_masks){a.stops | b.stops, a.specials | b.specials, a.tabs | b.tabs, a.opens | b.opens};
 }
 
-/// The steps of `csimd_builtin_refuses` with AVX2, in one function so that the masks stay in registers: the last
-/// step in the window that ends with the line; a line of fewer than 64 bytes as two blocks of 32 (the second ending
-/// with the line, a byte read twice marked the same), byte by byte under 32.
-__attribute__((target("avx2"))) static int refusal_avx2(const uint8_t *line, size_t count, unsigned *decided) {
-    if (count < 64) {
-        if (count < 32) return refusal_step(line, count, 0, refusal_bytes(line, count), decided);
-        const refusal_masks low = refusal_vector(line, 0);
-        const refusal_masks high = refusal_vector(line + count - 32, (unsigned)(count - 32));
-        return refusal_step(line, count, 0,
-            (refusal_masks){low.stops | high.stops, low.specials | high.specials, low.tabs | high.tabs,
-                low.opens | high.opens},
-            decided);
-    }
-    for (size_t base = 0; base < count; base += 64) {
-        const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
-                                                       : refusal_from(refusal_window(line + count - 64),
-                                                             (unsigned)(64 - (count - base)));
-        if (refusal_step(line, count, base, masks, decided)) return 1;
-    }
-    return 0;
+/// The masks of the 64 bytes at `p` (AVX2).
+__attribute__((target("avx2"))) static inline refusal_masks refusal_window(const uint8_t *p) {
+    return refusal_or(refusal_vector(p, 0), refusal_vector(p + 32, 32));
 }
+
+/// The masks of a whole line of fewer than 64 bytes: two blocks of 32 (the second ending with the line, a byte read
+/// twice marked the same) from 32 bytes, byte by byte under them.
+__attribute__((target("avx2"))) static inline refusal_masks refusal_short(const uint8_t *line, size_t count) {
+    if (count < 32) return refusal_bytes(line, count);
+    return refusal_or(refusal_vector(line, 0), refusal_vector(line + count - 32, (unsigned)(count - 32)));
+}
+
+/// The steps of `csimd_builtin_refuses` are one function built for AVX2, so that the masks stay in registers.
+#define REFUSAL_VECTORS __attribute__((target("avx2")))
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 /// The masks of the 64 bytes at `p` (NEON: four vectors a test, their bits gathered by `csimd_bits`).
 static refusal_masks refusal_window(const uint8_t *p) {
@@ -370,6 +361,30 @@ static refusal_masks refusal_window(const uint8_t *p) {
         csimd_bits(opens[0], opens[1], opens[2], opens[3]),
     };
 }
+
+/// The masks of a whole line of fewer than 64 bytes, copied to a window of zeros (which no test looks for).
+static inline refusal_masks refusal_short(const uint8_t *line, size_t count) {
+    uint8_t window[64] = {0};
+    memcpy(window, line, count);
+    return refusal_window(window);
+}
+
+#define REFUSAL_VECTORS
+#endif
+
+#ifdef REFUSAL_VECTORS
+/// The steps of `csimd_builtin_refuses` with vectors: 64 bytes a step, the last one the window that ends with the line
+/// (its bits shifted to the step's); a line of fewer than 64 bytes whole (`refusal_short`).
+REFUSAL_VECTORS static int refusal_vectors(const uint8_t *line, size_t count, unsigned *decided) {
+    if (count < 64) return refusal_step(line, count, 0, refusal_short(line, count), decided);
+    for (size_t base = 0; base < count; base += 64) {
+        const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
+                                                       : refusal_from(refusal_window(line + count - 64),
+                                                             (unsigned)(64 - (count - base)));
+        if (refusal_step(line, count, base, masks, decided)) return 1;
+    }
+    return 0;
+}
 #endif
 
 int csimd_builtin_refuses(const uint8_t *line, size_t count) {
@@ -383,25 +398,13 @@ int csimd_builtin_refuses(const uint8_t *line, size_t count) {
     if ((uint8_t)(first - 'A') < 26 && count >= 6 && (uint8_t)(line[1] - 'a') < 26 && (uint8_t)(line[2] - 'a') < 26 &&
         line[3] == ' ' && (line[4] == ' ' || (uint8_t)(line[4] - '0') < 10) && (uint8_t)(line[5] - '0') < 10)
         return 0;
-    // The rest in one pass over the line (`refusal_block`), 64 bytes a step: with AVX2 where the processor has it,
-    // with NEON (a line of fewer than 64 bytes copied to a window of zeros, which no test looks for, the last step of a
-    // longer one in the window that ends with the line), else byte by byte.
+    // The rest in one pass over the line (`refusal_block`), 64 bytes a step: with AVX2 where the processor has it, with
+    // NEON, else byte by byte.
     unsigned decided = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (csimd_vector_level()) return !refusal_avx2(line, count, &decided);
-#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
-    if (count < 64) {
-        uint8_t window[64] = {0};
-        memcpy(window, line, count);
-        return !refusal_step(line, count, 0, refusal_window(window), &decided);
-    }
-    for (size_t base = 0; base < count; base += 64) {
-        const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
-                                                       : refusal_from(refusal_window(line + count - 64),
-                                                             (unsigned)(64 - (count - base)));
-        if (refusal_step(line, count, base, masks, &decided)) return 0;
-    }
-    return 1;
+    if (csimd_vector_level()) return !refusal_vectors(line, count, &decided);
+#elif defined(REFUSAL_VECTORS)
+    return !refusal_vectors(line, count, &decided);
 #endif
     for (size_t base = 0; base < count; base += 64) {
         const size_t rest = count - base;
@@ -845,8 +848,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
                 if (whole <= skip) break;
                 const uint8_t *const content = start + skip;
                 const size_t rest = whole - skip;
-                const uint8_t first = content[0];
-                if (first == ' ' || first == '\t' || (uint8_t)(first - '0') < 10) break;
+                // A digit, space or tab first: the refusal leaves it to the line-by-line path, as `takeUnparsed` does.
                 if (!csimd_builtin_refuses(content, rest)) break;
                 if (run_may_be_content(nslog, content, rest)) break;
                 if (!run_quiet(keywords, content, 0, rest, candidates, position + skip)) break;
