@@ -391,7 +391,9 @@ int csimd_builtin_refuses(const uint8_t *line, size_t count) {
     if (count == 0) return 0;
     const uint8_t first = line[0];
     // Every NSLog and `log` format, and a CI runner's timestamp, begin with a digit; `log-ndjson` with `{`; the
-    // indentation with a space or a tab (`\s` is left to the walk whole); the quoting with `>`.
+    // indentation with a space or a tab (`\s` is left to the walk whole); the quoting with `>`. (These first two
+    // tests are `HeaderRun.refusalPasses`, by which the runs leave out the ways of repeat and furniture lines that
+    // only such lines can take.)
     if ((uint8_t)(first - '0') < 10 || first == ' ' || (uint8_t)(first - 0x09) < 5 || first == '{' || first == '>')
         return 0;
     // The device's and BSD syslog: `[A-Z][a-z]{2} [ \d]\d ` first.

@@ -247,6 +247,40 @@ public final class HeaderRun {
         @inline(__always) set { state.pointee.printed = newValue ? 1 : 0 }
     }
 
+    /// The ways ``setContentBytes(_:)`` takes for the repeat and furniture `patterns` of a catalogue whose lines the
+    /// built-in refusal refuses (``builtInRefuses(_:)``): each pattern's ways (``PatternShape/ways(_:positions:)``), but
+    /// those only a line the refusal lets through can take (``refusalPasses``), cut to ``contentPositions``. Nil when a
+    /// pattern's ways are unknown or there are more than ``contentPatterns``.
+    public static func contentWays(_ patterns: [String]) -> [[(UInt64, UInt64)]]? {
+        let positions = max(contentPositions, refusalPasses.map(\.count).max() ?? 0)
+        var ways: [[ByteMask]] = []
+        for pattern in patterns {
+            guard let own = PatternShape.ways(pattern, positions: positions) else { return nil }
+            for way in own {
+                let passed = refusalPasses.contains { shape in
+                    shape.indices.allSatisfy { way[$0].isSubset(of: shape[$0]) }
+                }
+                let cut = Array(way.prefix(contentPositions))
+                if !passed && !ways.contains(cut) { ways.append(cut) }
+            }
+        }
+        return ways.count <= contentPatterns ? ways.map { $0.map(\.words) } : nil
+    }
+
+    /// Beginnings of a line ``builtInRefuses(_:)`` never refuses (per position, the bytes it may hold): a digit, `\s`,
+    /// `{` or `>` first (NSLog, the `log` styles, a runner's timestamp, `log-ndjson`, the indentation, the quoting), a
+    /// month and day (`[A-Z][a-z]{2} [ \d]\d`, the syslogs). `HeaderRunTests` checks the refusal on random lines
+    /// that begin so.
+    static let refusalPasses: [[ByteMask]] = {
+        let capitals = ByteMask(range: UInt8(ascii: "A")...UInt8(ascii: "Z"))
+        let small = ByteMask(range: UInt8(ascii: "a")...UInt8(ascii: "z"))
+        let space = ByteMask(byte: UInt8(ascii: " "))
+        return [
+            [ByteMask.digits.union(.spaces).union(ByteMask(bytes: [UInt8(ascii: "{"), UInt8(ascii: ">")]))],
+            [capitals, small, small, space, space.union(.digits), .digits],
+        ]
+    }()
+
     /// The most ways a repeat or furniture line may begin that the runs hold (``setContentBytes(_:)``).
     public static let contentPatterns = Int(CSIMD_CONTENT_PATTERNS)
     /// The first bytes of a line the ways check.

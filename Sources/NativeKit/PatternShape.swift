@@ -64,6 +64,25 @@ struct PatternShape: Equatable {
     }
 }
 
+extension PatternShape {
+    /// The ways a match of `pattern` (compiled with PCRE2's default options) may begin, when the pattern is anchored
+    /// by its first byte (`^`) and has one branch: per way (a path of ``PatternShape``, unmerged), the ASCII bytes
+    /// each of its first `positions` bytes may hold, every byte where nothing is known. Nil where the pattern is not
+    /// read, not anchored so, or begins with a span of bytes (whose length is unknown).
+    static func ways(_ pattern: String, positions: Int) -> [[ByteMask]]? {
+        let bytes = Array(pattern.utf8)
+        guard bytes.first == UInt8(ascii: "^") else { return nil }
+        var reader = Reader(bytes, followsPaths: true, positions: positions)
+        guard let paths = try? reader.branchPaths() else { return nil }
+        var ways: [[ByteMask]] = []
+        for path in paths {
+            let way = (0..<positions).map { $0 < path.masks.count ? path.masks[$0] : .all }
+            if !ways.contains(way) { ways.append(way) }
+        }
+        return ways
+    }
+}
+
 /// A set of ASCII bytes (bit `b` of `low` for `b` < 64, of `high` for the others), and whether it may hold bytes
 /// from 0x80 (`upper`: ``contains(_:)`` says yes to them anyway). Public for what the record parser reads of a
 /// prefilter's positions (``Regex/Prefilter/leadingBytes(at:)``).
@@ -118,6 +137,14 @@ public struct ByteMask: Equatable, Sendable {
         ByteMask(low: low | other.low, high: high | other.high, upper: upper || other.upper)
     }
 
+    /// Whether every byte it may hold `other` may hold.
+    func isSubset(of other: ByteMask) -> Bool {
+        low & ~other.low == 0 && high & ~other.high == 0 && (!upper || other.upper)
+    }
+
+    /// Its ASCII bytes as words: bit b of the first for b < 64, bit b - 64 of the second for the others.
+    public var words: (UInt64, UInt64) { (low, high) }
+
     /// Whether no byte is in both (a byte from 0x80 only when neither may hold one).
     func isDisjoint(with other: ByteMask) -> Bool {
         low & other.low == 0 && high & other.high == 0 && !(upper && other.upper)
@@ -141,7 +168,7 @@ public struct ByteMask: Equatable, Sendable {
 }
 
 /// The strings a part of a pattern may match, as far as they are known: each position's bytes, then, when `open`,
-/// anything (past ``PatternShape/maximumPositions``, after an unbounded repeat or what was not understood).
+/// anything (past the positions followed, after an unbounded repeat or what was not understood).
 private struct Path {
     var masks: [ByteMask]
     var open: Bool
@@ -160,7 +187,7 @@ private struct Path {
     }
 
     /// Each path of `paths` followed by each of `next`.
-    static func concatenated(_ paths: [Path], _ next: [Path]) -> [Path] {
+    static func concatenated(_ paths: [Path], _ next: [Path], limit: Int) -> [Path] {
         var out: [Path] = []
         for path in paths {
             if path.open {
@@ -170,8 +197,8 @@ private struct Path {
             for tail in next {
                 var masks = path.masks + tail.masks
                 var open = tail.open
-                if masks.count >= PatternShape.maximumPositions {
-                    masks.removeLast(masks.count - PatternShape.maximumPositions)
+                if masks.count >= limit {
+                    masks.removeLast(masks.count - limit)
                     open = true
                 }
                 out.append(Path(masks: masks, open: open))
@@ -217,9 +244,20 @@ private struct Reader {
         followsPaths ? [Path(masks: [mask], open: false)] : Self.unknownPaths
     }
 
-    init(_ bytes: [UInt8], followsPaths: Bool) {
+    /// Positions a path follows, at most.
+    private let positions: Int
+
+    init(_ bytes: [UInt8], followsPaths: Bool, positions: Int = PatternShape.maximumPositions) {
         self.bytes = bytes
         self.followsPaths = followsPaths
+        self.positions = positions
+    }
+
+    /// The paths of a pattern of one branch that begins with no span (``PatternShape/ways(_:positions:)``).
+    mutating func branchPaths() throws -> [Path] {
+        let (paths, branches, _) = try alternation()
+        guard branches == 1, span == nil, index == bytes.count else { throw Unsupported() }
+        return paths
     }
 
     /// The whole pattern: its paths (after its leading span, when it has one), that span, and its longest run of
@@ -287,7 +325,8 @@ private struct Reader {
                 continue
             }
             if !followsPaths || paths.allSatisfy(\.open) { continue }
-            paths = Path.concatenated(paths, Self.repeated(atom.paths, minimum: minimum, maximum: maximum))
+            paths = Path.concatenated(
+                paths, repeated(atom.paths, minimum: minimum, maximum: maximum), limit: positions)
         }
         return (paths, items == 1 ? onlyStar : nil)
     }
@@ -522,14 +561,14 @@ private struct Reader {
     }
 
     /// The paths of an atom repeated `minimum` to `maximum` times (nil: no bound).
-    private static func repeated(_ paths: [Path], minimum: Int, maximum: Int?) -> [Path] {
+    private func repeated(_ paths: [Path], minimum: Int, maximum: Int?) -> [Path] {
         if minimum == 1 && maximum == 1 { return paths }
         if minimum == 0 && maximum == 1 { return Path.capped([.empty] + paths) }
         var out = [Path.empty]
-        for _ in 0..<minimum where !out.allSatisfy(\.open) { out = Path.concatenated(out, paths) }
+        for _ in 0..<minimum where !out.allSatisfy(\.open) { out = Path.concatenated(out, paths, limit: positions) }
         if maximum == minimum { return out }
         // Further repeats: none, or some (whose end is unknown).
-        return Path.concatenated(out, Path.capped([.empty] + paths.map(\.opened)))
+        return Path.concatenated(out, Path.capped([.empty] + paths.map(\.opened)), limit: positions)
     }
 
     /// Notes a literal byte (or any other atom, `nil`) of the pattern for its longest run of literal bytes outside

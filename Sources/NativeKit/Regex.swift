@@ -303,14 +303,6 @@ public final class Regex: @unchecked Sendable {
             return nil
         }
 
-        /// The ASCII bytes byte `position` (0 or more) of an anchored match may be, as words (bit b of word b / 64):
-        /// ``firstBytes`` at 0, the checks of ``leading`` after it, every byte where nothing is checked.
-        public func asciiBytes(at position: Int) -> (UInt64, UInt64) {
-            if position == 0 { return firstBytes }
-            guard let mask = leadingBytes(at: position) else { return (~0, ~0) }
-            return (mask.low, mask.high)
-        }
-
         /// Whether a match may begin with `byte` (the record parser's tables of the formats a line's first byte
         /// allows).
         public func mayBegin(with byte: UInt8) -> Bool {

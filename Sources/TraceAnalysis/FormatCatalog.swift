@@ -44,10 +44,9 @@ public struct FormatCatalog: Sendable {
     let contentPatterns: [String]
     /// The ways a repeat or furniture line may begin, for the runs that count printed lines themselves
     /// (``HeaderRun/setContentBytes(_:)``): per way, the ASCII bytes its first ``HeaderRun/contentPositions`` bytes
-    /// may be (bit b of word b / 64). With the built-in patterns alone, their literal starts
-    /// (``LogFormat/contentStarts``, for a line ``HeaderRun/builtInRefuses(_:)`` refuses); else what the repeat and
-    /// furniture patterns' prefilters check there. Nil where lines are not refused quickly
-    /// (``RecordParser/Tables/quickRefusal``) or there are more ways than the runs hold.
+    /// may be (bit b of word b / 64), read from the patterns' text (``HeaderRun/contentWays(_:)``). Nil where lines
+    /// are not refused quickly (``RecordParser/Tables/quickRefusal``), a pattern's ways are unknown or there are more
+    /// than the runs hold.
     let contentWays: [[(UInt64, UInt64)]]?
 
     /// Compiles `formats` and `prefixes`; a pattern that does not compile, or captures the wrong names, throws.
@@ -180,33 +179,7 @@ public struct FormatCatalog: Sendable {
         self.contentPatterns = contentPatterns
         let tables = RecordParser.Tables(formats, prefixes: prefixes, recordFormats: recordFormats)
         self.tables = tables
-        self.contentWays =
-            tables.quickRefusal
-            ? Self.contentWays(contentPatterns, prefilters: (repeats.map(\.regex) + (furniture.map { [$0] } ?? [])))
-            : nil
-    }
-
-    /// ``contentWays``: the literal starts of the built-in patterns where every pattern is one of them, else
-    /// `regexes`' prefilters; nil for more ways than ``HeaderRun/contentPatterns``.
-    private static func contentWays(_ patterns: [String], prefilters regexes: [Regex]) -> [[(UInt64, UInt64)]]? {
-        let positions = HeaderRun.contentPositions
-        let starts = patterns.map { LogFormat.contentStarts[$0] }
-        let ways: [[(UInt64, UInt64)]]
-        if !starts.contains(where: { $0 == nil }) {
-            ways = Set(starts.flatMap { $0 ?? [] }).sorted().map { start in
-                let bytes = Array(start.utf8)
-                return (0..<positions).map { p in
-                    guard p < bytes.count else { return (~0, ~0) }
-                    return bytes[p] < 64 ? (1 << UInt64(bytes[p]), 0) : (0, 1 << UInt64(bytes[p] &- 64))
-                }
-            }
-        } else {
-            ways = regexes.map { regex in
-                let prefilter = regex.prefilter
-                return (0..<positions).map { prefilter.asciiBytes(at: $0) }
-            }
-        }
-        return ways.count <= HeaderRun.contentPatterns ? ways : nil
+        self.contentWays = tables.quickRefusal ? HeaderRun.contentWays(contentPatterns) : nil
     }
 
     /// The catalogue restricted to one format (`--input-format`); prefixes, furniture and repeat lines still apply.

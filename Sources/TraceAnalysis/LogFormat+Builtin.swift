@@ -226,24 +226,6 @@ extension LogFormat {
             Sample(line: "[connected]", kind: .furniture),
         ])
 
-    /// The first bytes a line of each built-in furniture and repeat pattern begins with (its literal start; a run of
-    /// hyphens for `-{20,}`, both words of `[connected|disconnected]`), by pattern; for the syslog repeat pattern,
-    /// whose optional timestamp begins with a month and day, its `---`: that holds for a line
-    /// `HeaderRun.builtInRefuses` refuses, which has no month and day first. `FormatTests` checks every built-in
-    /// furniture and repeat pattern has its entry, and that the entries hold for the samples and random lines.
-    static let contentStarts: [String: [String]] = [
-        #"^Timestamp +Ty +Process\[PID:TID\] *$"#: ["Tim"], #"^Error from getpwuid_r: .*$"#: ["Err"],
-        #"^getpwuid_r did not find a match for uid \d+$"#: ["get"], #"^Filtering the log data using ".*"\s*$"#: ["Fil"],
-        #"^Skipping (?:info and )?debug messages, pass --(?:info and/or --)?debug to include\.\s*$"#: ["Ski"],
-        #"^Timestamp +Thread +Type +Activity +PID(?: +TTL)? *$"#: ["Tim"], #"^-{20,}\s*$"#: ["---"],
-        #"^Log +- Default: *\d+, Info: *\d+, Debug: *\d+, Error: *\d+, Fault: *\d+\s*$"#: ["Log"],
-        #"^Activity - Create: *\d+, Transition: *\d+, Actions: *\d+\s*$"#: ["Act"],
-        #"^Timestamp +\(process\)\[PID\] *$"#: ["Tim"], #"^\{"count":\d+,"finished":\d+\}\s*$"#: [#"{"c"#],
-        #"^\[(?:connected|disconnected)(?::[^\]]*)?\]\s*$"#: ["[co", "[di"],
-        #"^\*\*\* Device is passcode protected, enter passcode on the device to continue \*\*\*\s*$"#: ["***"],
-        deviceSyslog.repeatPattern ?? "": ["---"],
-    ]
-
     /// BSD syslog: macOS `/var/log/system.log`, old device syslogs without a level.
     public static let syslog = LogFormat(
         id: "syslog",

@@ -1,5 +1,6 @@
-import NativeKit
 import Testing
+
+@testable import NativeKit
 
 /// ``Regex/Prefilter``'s reading of a pattern's own text (`PatternShape`): the bytes of a match's first positions,
 /// and a run of bytes every match holds.
@@ -128,6 +129,67 @@ struct PatternShapeTests {
             }
         }
         #expect(matched > 500 && refused > 500, "matched \(matched), refused \(refused)")
+    }
+
+    /// The ways an anchored pattern may begin (`PatternShape.ways`, which the runs' printed-line check takes for the
+    /// repeat and furniture patterns): every string PCRE2 matches begins as one of them does, for random patterns
+    /// anchored by a `^` first; and they refuse strings (most patterns' ways say something).
+    @Test(arguments: 0..<4)
+    func everyMatchOfAnAnchoredPatternBeginsOneOfItsWays(seed: UInt64) throws {
+        var random = Random(seed: seed &* 0xD1B5_4A32_D192_ED03 &+ 7)
+        var matched = 0
+        var refused = 0
+        var read = 0
+        for _ in 0..<500 {
+            let nodes = (0..<(1 + Int(random.next() % 4))).map { _ in Node.random(&random, depth: 0) }
+            let node = Node.group([nodes], opening: "(?:")
+            let text = "^" + nodes.map(\.pattern).joined()
+            guard let regex = try? Regex(text), let ways = PatternShape.ways(text, positions: 6) else { continue }
+            read += 1
+            #expect(ways.allSatisfy { $0.count == 6 })
+            let matcher = Matcher(regex)
+            for _ in 0..<40 {
+                var subject = Array(node.sample(&random).utf8)
+                Node.damage(&subject, &random)
+                let taken = ways.contains { way in
+                    zip(way, subject).allSatisfy { mask, byte in mask.contains(byte) }
+                }
+                if subject.withUnsafeBytes({ (try? matcher.matches(admitted: $0, from: 0)) == true }) {
+                    matched += 1
+                    #expect(taken, "\(text) on \(String(decoding: subject, as: UTF8.self).debugDescription)")
+                } else if !taken {
+                    refused += 1
+                }
+            }
+        }
+        #expect(read > 250 && matched > 500 && refused > 500, "read \(read), matched \(matched), refused \(refused)")
+        // Not anchored, of several branches, beginning with a span, or not read: no ways.
+        for pattern in ["abc", "^a|^b", "^a*b", #"^[^:]*:"#, "(?i)^abc", #"^(a)\1"#] {
+            #expect(PatternShape.ways(pattern, positions: 4) == nil, "\(pattern)")
+        }
+        let repeatLine =
+            #"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?:? (?:\S+ )?)?--- last message repeated (?<count>\d+) times? ---\s*$"#
+        let ways = try #require(PatternShape.ways(repeatLine, positions: 4))
+        #expect(ways.contains { way in zip(way, "---".utf8).allSatisfy { $0.contains($1) } && way[3].contains(32) })
+        #expect(ways.contains { way in zip(way, "Dec ".utf8).allSatisfy { $0.contains($1) } })
+        #expect(!ways.contains { way in zip(way, "Sync".utf8).allSatisfy { $0.contains($1) } })
+    }
+
+    /// The beginnings of a line the built-in refusal never refuses (`HeaderRun.refusalPasses`, by which the runs
+    /// leave out the ways only such lines take): random lines that begin so are never refused, whatever follows.
+    @Test func theRefusalNeverRefusesALineThatBeginsAsItsPassesSay() {
+        var random = Random(seed: 11)
+        for shape in HeaderRun.refusalPasses {
+            for _ in 0..<5_000 {
+                var line = shape.map { mask in
+                    let bytes = (0..<UInt8(0x80)).filter { mask.contains($0) }
+                    return random.pick(bytes)
+                }
+                line += (0..<Int(random.next() % 90)).map { _ in UInt8(0x20 + random.next() % 0x5F) }
+                let refused = line.withUnsafeBytes { HeaderRun.builtInRefuses($0) }
+                #expect(!refused, "\(String(decoding: line, as: UTF8.self).debugDescription)")
+            }
+        }
     }
 }
 
