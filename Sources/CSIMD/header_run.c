@@ -754,9 +754,11 @@ static inline __attribute__((always_inline)) size_t run_headers(
             const uint8_t *line = run_line(&feeds, bytes, position, end, max_line, loud, &lf, &count);
             if (!line) break;
             size_t header = position;  // where the header begins in the chunk
+            // A CI runner's timestamp, once measured: a line that is no header does not measure it again.
+            size_t skip = SIZE_MAX;
             if (count < 28) goto not_header;  // shorter than any header's first words
             if (prefix == CSIMD_PREFIX_CI_TIMESTAMP) {
-                const size_t skip = run_ci_timestamp(line, count);
+                skip = run_ci_timestamp(line, count);
                 if (!skip || count - skip < 28) goto not_header;
                 line += skip;
                 count -= skip;
@@ -846,7 +848,12 @@ static inline __attribute__((always_inline)) size_t run_headers(
                 size_t whole = lf - position;
                 if (whole > max_line) break;
                 if (whole && start[whole - 1] == 0x0D) whole--;
-                const size_t skip = prefix == CSIMD_PREFIX_CI_TIMESTAMP ? run_ci_timestamp(start, whole) : 0;
+                // Measured on the line without its CR, as the header's check did.
+                if (prefix != CSIMD_PREFIX_CI_TIMESTAMP) {
+                    skip = 0;
+                } else if (skip == SIZE_MAX) {
+                    skip = run_ci_timestamp(start, whole);
+                }
                 if (whole <= skip) break;
                 const uint8_t *const content = start + skip;
                 const size_t rest = whole - skip;
