@@ -979,7 +979,7 @@ void csimd_loud_line(
 
 size_t csimd_continuation_run(
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, size_t max_line, int vectors,
-    int letter, int64_t *depth, size_t *next) {
+    int letter, uint32_t prefix, int64_t *depth, size_t *next) {
     const size_t shortest = letter ? (size_t)letter : 28;
     size_t position = start;
     size_t lines = 0;
@@ -995,7 +995,12 @@ size_t csimd_continuation_run(
         // only with 28 bytes or more and a digit first, a device or BSD syslog one only with `letter` or more and a
         // capital.
         const size_t handed = count - (count > 0 && line[count - 1] == 0x0D);
-        if (handed >= shortest && (uint8_t)(line[0] - (letter ? 'A' : '0')) < (letter ? 26 : 10)) break;
+        // Behind a CI runner's timestamp, the header would follow it; a line without one is read like no record.
+        const size_t skip = prefix == CSIMD_PREFIX_CI_TIMESTAMP ? run_ci_timestamp(line, handed) : 0;
+        const uint8_t *const content = line + skip;
+        if ((prefix != CSIMD_PREFIX_CI_TIMESTAMP || skip) && handed - skip >= shortest &&
+            (uint8_t)(content[0] - (letter ? 'A' : '0')) < (letter ? 26 : 10))
+            break;
         open += csimd_bracket_balance(line, count, vectors);
         lines++;
         position = lf + 1;

@@ -423,18 +423,19 @@ public final class HeaderRun {
 
     /// The lines from `start` inside a dump whose open brackets are `depth`, while it stays open, that cannot begin
     /// a header of an NSLog or `log` style format, or with `letter` (``Style/shortestLetterHeader``, not 0) of a
-    /// device or BSD syslog (see `csimd_continuation_run`): how many, and the offset after the last one; `depth`
-    /// then has their brackets (``BracketBalance``) added.
+    /// device or BSD syslog (see `csimd_continuation_run`), behind `prefix` (a record's header behind a CI runner's
+    /// timestamp follows it): how many, and the offset after the last one; `depth` then has their brackets
+    /// (``BracketBalance``) added.
     @inline(__always)
     public static func continuations(
         _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>, maximumLineLength: Int,
-        letter: Int = 0, depth: inout Int
+        letter: Int = 0, prefix: Prefix = .none, depth: inout Int
     ) -> (lines: Int, next: Int) {
         var next = start
         var open = Int64(depth)
         let lines = csimd_continuation_run(
             bytes.assumingMemoryBound(to: UInt8.self), start, end, newlines, maximumLineLength,
-            BracketBalance.vectors, Int32(truncatingIfNeeded: letter), &open, &next)
+            BracketBalance.vectors, Int32(truncatingIfNeeded: letter), prefix.rawValue, &open, &next)
         depth = Int(open)
         return (lines, next)
     }

@@ -904,7 +904,6 @@ struct InputAnalysis {
         var modern = false
         var micros: Int64 = 0
         var records = false
-        var unparsedLast = false
         var raw = rawContinuations
         var opened = 0
         // The printed lines a run meets are counted by it where `takeUnparsed` would count them: no line is held for
@@ -934,11 +933,12 @@ struct InputAnalysis {
                     runPrinted &+= size
                     countUnparsed(from: number &+ 1, size)
                     number &+= size
-                    unparsedLast = true
                     continue
                 }
                 headers = true
-                unparsedLast = false
+                // A record leaves the indentation of its header (none), a line of no format none to compare with
+                // (`countUnparsed`): a line the run stops at is read after what it took.
+                recordIndent = 0
                 // The group's first line is noted as any record; the others, each at or after the one before in
                 // the same incarnation and zone, together.
                 let tail = headerRun.tail(group)
@@ -971,7 +971,6 @@ struct InputAnalysis {
             guard !raw, next < run.end, let after = takeUnparsed(run, at: next, number: number &+ 1) else { break }
             number &+= 1
             next = after
-            unparsedLast = true
         }
         let taken = number &- summary.lines
         guard taken > 0 else { return (0, start) }
@@ -979,9 +978,6 @@ struct InputAnalysis {
         runLines &+= taken
         failureLog.line = number
         guard records else { return (taken, next) }
-        // A record leaves the indentation of its header (none), a line of no format none to compare with; a record
-        // taken after such a line, here or by the run of the next chunk, leaves its own again.
-        if !unparsedLast { recordIndent = 0 }
         let clock = clock(modern: modern)
         rawContinuations = rawContinuationFormats[clock.format]
         lastTimeline = recent[cachedRecent].timeline.object
@@ -1001,11 +997,12 @@ struct InputAnalysis {
 
     /// Counts the line at `start` of `run`, line `number`, as ``classify(_:_:header:read:)`` would count it, when
     /// that is as a line of no format: a whole line (its LF before `run.end`, no longer than the reader's limit)
-    /// whose content (behind the last record's marker prefixes) begins with neither a space nor a tab (so it is
-    /// neither blank nor indented past a record) nor a digit, holds no record of any format at its start or behind
-    /// prefixes (``RecordParser/refuses(_:)``), is no furniture and no repeat line, and means no entry of the
-    /// vocabulary (a bare record when the catalogue has a fallback format). Its patterns are asked in
-    /// the order the line-by-line path asks them of a line of no format, each once. Returns where the next line
+    /// whose content (behind the last record's marker prefixes) begins with no digit, is not blank and is indented
+    /// past no record (an indented line is one of no format only after such a line), holds no record of any format
+    /// at its start or behind prefixes (``RecordParser/refuses(_:)``), is no furniture and no repeat line, and means
+    /// no entry of the vocabulary (a bare record when the catalogue has a fallback format). Its patterns are asked in
+    /// the order the line-by-line path asks them of a line of no format, each once (after a record whose format
+    /// reads no raw continuation lines: the run asks). Returns where the next line
     /// begins, or nil: the line is then read one by one, and a pattern that gave up on it is asked again (its give-up
     /// counted twice against its budget).
     private mutating func takeUnparsed(_ run: LineReader.Run, at start: Int, number: Int) -> Int? {
@@ -1013,9 +1010,7 @@ struct InputAnalysis {
         // A line whose content begins with a digit is left to that path untried: most such lines a run stops at are
         // records (an NSLog header with a keyword, of another process, at another minute). Without prefixes, the
         // content is the line.
-        @inline(__always) func mayBeUnparsed(_ first: UInt8) -> Bool {
-            first != UInt8(ascii: " ") && first != UInt8(ascii: "\t") && first &- UInt8(ascii: "0") >= 10
-        }
+        @inline(__always) func mayBeUnparsed(_ first: UInt8) -> Bool { first &- UInt8(ascii: "0") >= 10 }
         let prefixed = !parser.prefixChain.isEmpty
         guard prefixed || mayBeUnparsed(run.buffer.load(fromByteOffset: start, as: UInt8.self)),
             let lf = run.lineFeed(from: start)
@@ -1029,6 +1024,14 @@ struct InputAnalysis {
         let contentOffset = prefixed ? parser.contentOffset(line) : 0
         let content = prefixed ? UnsafeRawBufferPointer(rebasing: line[contentOffset...]) : line
         guard let first = content.first, !prefixed || mayBeUnparsed(first) else { return nil }
+        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            // Indented: blank, or past the record before it (a continuation of it), it is no line of no format. Only
+            // a line of no format before it leaves no indentation to compare with (the lines of a dictionary that a
+            // `print` wrote).
+            guard !Bytes.isBlank(content), recordIndent.map({ Bytes.indentation(content) > $0 }) != true else {
+                return nil
+            }
+        }
         failureLog.line = number
         guard parser.refuses(line, contentOffset: contentOffset), !parser.isFurniture(content: content),
             parser.repeatCount(content: content) == nil,
@@ -1039,25 +1042,30 @@ struct InputAnalysis {
     }
 
     /// The lines from `start` inside the open dump of an NSLog record, or of a record of a style ``headerRun``
-    /// reads, that ``HeaderRun`` takes
+    /// reads (either at the line's start or behind a CI runner's timestamp alone), that ``HeaderRun`` takes
     /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``), counted as
     /// ``classify(_:_:header:read:)`` counts each: no header of the record's format can begin it, so it parses like
     /// no record, and it is a continuation line whose brackets join the dump's.
     private mutating func takeContinuations(_ run: LineReader.Run, from start: Int) -> (lines: Int, next: Int) {
         guard headerRun != nil, mode == .formatted, ties.isEmpty else { return (0, start) }
-        // The line-by-line path tries the last record's format alone (with no prefixes): NSLog, or a style a run
-        // reads.
+        // The line-by-line path tries the last record's format alone, with no prefixes or behind a CI runner's
+        // timestamp alone (a line without one is then no record): NSLog, or a style a run reads.
         let letter: Int
+        var prefix = HeaderRun.Prefix.none
         if parser.quickShape != nil {
             letter = 0
+        } else if parser.isQuickPrefixed {
+            (letter, prefix) = (0, .ciTimestamp)
         } else if let format = parser.formatTriedFirst, let style = styleRuns[format] {
             letter = style.shortestLetterHeader
+        } else if let format = parser.formatTriedFirstBehindCITimestamp, let style = styleRuns[format] {
+            (letter, prefix) = (style.shortestLetterHeader, .ciTimestamp)
         } else {
             return (0, start)
         }
         let (taken, next) = HeaderRun.continuations(
             run.buffer, start: start, end: run.end, newlines: run.newlines,
-            maximumLineLength: run.maximumLineLength, letter: letter, depth: &bracketDepth)
+            maximumLineLength: run.maximumLineLength, letter: letter, prefix: prefix, depth: &bracketDepth)
         guard taken > 0 else { return (0, start) }
         summary.lines &+= taken
         summary.continuationLines &+= taken

@@ -397,7 +397,7 @@ struct HeaderRunTests {
     }
 
     /// What a printed line between two NSLog records is read as: counted as a line of no format by the run (lines 2,
-    /// 4 and 12, and the records after them), or left to the line-by-line path, which finds a bare record (a
+    /// 4, 12, 13 and 14, and the records after them), or left to the line-by-line path, which finds a bare record (a
     /// keyword), a record behind a `grep -n` prefix, a repeat line, a blank line. After a printed line, an indented
     /// line is no continuation: there is no record's indentation to compare it with (line 13).
     @Test func printedLinesBetweenRecords() throws {
@@ -422,12 +422,40 @@ struct HeaderRunTests {
             \(header) quiet
 
             """
-        let report = try Self.expectTaken(5, in: text)
+        let report = try Self.expectTaken(8, in: text)
         let input = try #require(report.inputs.first)
         #expect(input.unparsedLines == 5)
         #expect(input.unparsedSamples == [2, 4, 12, 13, 14])
         #expect(input.blankLines == 1)
         #expect(input.continuationLines == 0)
+    }
+}
+
+extension HeaderRunTests {
+    /// An indented line a run stops at is a line of no format only after one (the lines of a dictionary a `print`
+    /// wrote), and a continuation line after a record, though the records before it were taken by the run after a
+    /// line of no format; blank, it is blank. The same behind a CI runner's timestamp, where a record's dump is
+    /// taken by the run too.
+    @Test func anIndentedLineIsOfNoFormatOnlyAfterALineOfNoFormat() throws {
+        let header = "2019-05-04 10:46:18.565 BackgroundDemo[12959:60b]"
+        let lines = [
+            "\(header) armed", "Sync: user download layout map", "\(header) quiet", "    indented after a record",
+            "\(header) quiet", "Response headers: {", "    Server = nginx;", "\tVary = Accept-Encoding;", "}",
+            "\(header) quiet", "   ", "\(header) quiet", "\(header) opens a dump {", "    \"id\" = 12;", "}",
+            "\(header) quiet",
+        ]
+        for stamp in ["", "2024-05-01T10:00:00.1234567Z "] {
+            let text = lines.map { stamp + $0 + "\n" }.joined()
+            let taken = try Self.expectSameReports(Array(text.utf8), chunkSizes: [61, 1 << 20])
+            // As many behind the runner's timestamp as without it, the dump's lines included.
+            #expect(taken == 11, "\(stamp.isEmpty ? "plain" : "CI"): \(taken)")
+            let input = try #require(try TestSupport.analyzer().analyze(text: text, name: "hand-made.log").inputs.first)
+            #expect(input.records == 7)
+            #expect(input.unparsedLines == 5)
+            #expect(input.unparsedSamples == [2, 6, 7, 8, 9])
+            #expect(input.continuationLines == 3)
+            #expect(input.blankLines == 1)
+        }
     }
 }
 

@@ -320,11 +320,12 @@ void csimd_loud_line(
 /// capital, that many or more and a capital first: 25 for a device syslog, 21 for BSD syslog): how many, with
 /// `*depth` plus each one's `csimd_bracket_balance` (`vectors` as there), and `*next` the offset after the last
 /// one's LF (`start` when none). Such a line is exactly what the line-by-line path counts as a continuation line
-/// after a record of that format (with no prefixes), adding its brackets to the dump's; the line after the one that
-/// closes the dump is not taken.
+/// after a record of that format with no prefixes, adding its brackets to the dump's; the line after the one that
+/// closes the dump is not taken. With `prefix` `CSIMD_PREFIX_CI_TIMESTAMP`, after a record behind a CI runner's
+/// timestamp alone: the header is looked for past the line's timestamp, and a line without one is taken.
 size_t csimd_continuation_run(
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, size_t max_line, int vectors,
-    int letter, int64_t *depth, size_t *next);
+    int letter, uint32_t prefix, int64_t *depth, size_t *next);
 
 /// Whether `csimd_crc32` runs on carry-less multiplication (x86-64 with PCLMULQDQ, not with `CSIMD_NO_CLMUL` in the
 /// environment) or the ARMv8 CRC32 instructions (an AArch64 build that targets them): else it is a bit-at-a-time
