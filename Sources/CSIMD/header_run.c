@@ -390,12 +390,20 @@ REFUSAL_VECTORS static int refusal_vectors(const uint8_t *line, size_t count, un
 int csimd_builtin_refuses(const uint8_t *line, size_t count) {
     if (count == 0) return 0;
     const uint8_t first = line[0];
-    // Every NSLog and `log` format, and a CI runner's timestamp, begin with a digit; `log-ndjson` with `{`; the
-    // indentation with a space or a tab (`\s` is left to the walk whole); the quoting with `>`. (These first two
-    // tests are `HeaderRun.refusalPasses`, by which the runs leave out the ways of repeat and furniture lines that
-    // only such lines can take.)
-    if ((uint8_t)(first - '0') < 10 || first == ' ' || (uint8_t)(first - 0x09) < 5 || first == '{' || first == '>')
+    if (first == ' ' || first == '\t') {
+        // Indented: the indentation prefix takes every space and tab, and what follows is read as a line of its
+        // own; at the line's start only Console.app's level and the untimed NSLog process may begin with them, which
+        // the tests of the whole line below tell.
+        size_t indent = 1;
+        while (indent < count && (line[indent] == ' ' || line[indent] == '\t')) indent++;
+        if (indent == count || !csimd_builtin_refuses(line + indent, count - indent)) return 0;
+    } else if ((uint8_t)(first - '0') < 10 || (uint8_t)(first - 0x0A) < 4 || first == '{' || first == '>') {
+        // Every NSLog and `log` format, and a CI runner's timestamp, begin with a digit; `log-ndjson` with `{`; the
+        // quoting with `>`; the other `\s` bytes are left to the walk. (These first two tests are
+        // `HeaderRun.refusalPasses`, by which the runs leave out the ways of repeat and furniture lines that only
+        // such lines can take.)
         return 0;
+    }
     // The device's and BSD syslog: `[A-Z][a-z]{2} [ \d]\d ` first.
     if ((uint8_t)(first - 'A') < 26 && count >= 6 && (uint8_t)(line[1] - 'a') < 26 && (uint8_t)(line[2] - 'a') < 26 &&
         line[3] == ' ' && (line[4] == ' ' || (uint8_t)(line[4] - '0') < 10) && (uint8_t)(line[5] - '0') < 10)
@@ -857,8 +865,9 @@ static inline __attribute__((always_inline)) size_t run_headers(
                 if (whole <= skip) break;
                 const uint8_t *const content = start + skip;
                 const size_t rest = whole - skip;
-                // A digit, space or tab first: the refusal leaves it to the line-by-line path, as `takeUnparsed` does.
-                if (!csimd_builtin_refuses(content, rest)) break;
+                // A space or a tab first: blank, a continuation or a line of no format, as the record before it
+                // has it (`takeUnparsed`); a digit first: the refusal leaves it to the line-by-line path.
+                if (content[0] == ' ' || content[0] == '\t' || !csimd_builtin_refuses(content, rest)) break;
                 if (run_may_be_content(nslog, content, rest)) break;
                 if (!run_quiet(keywords, content, 0, rest, candidates, position + skip)) break;
                 if (!run_group(out, &group, capacity, CSIMD_PRINTED_TAIL, 0, 0)) break;

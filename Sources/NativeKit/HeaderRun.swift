@@ -267,16 +267,16 @@ public final class HeaderRun {
         return ways.count <= contentPatterns ? ways.map { $0.map(\.words) } : nil
     }
 
-    /// Beginnings of a line ``builtInRefuses(_:)`` never refuses (per position, the bytes it may hold): a digit, `\s`,
-    /// `{` or `>` first (NSLog, the `log` styles, a runner's timestamp, `log-ndjson`, the indentation, the quoting), a
-    /// month and day (`[A-Z][a-z]{2} [ \d]\d`, the syslogs). `HeaderRunTests` checks the refusal on random lines
-    /// that begin so.
+    /// Beginnings of a line ``builtInRefuses(_:)`` never refuses (per position, the bytes it may hold): a digit, `{`,
+    /// `>` or a `\s` byte but the space and the tab first (NSLog, the `log` styles, a runner's timestamp,
+    /// `log-ndjson`, the quoting), a month and day (`[A-Z][a-z]{2} [ \d]\d`, the syslogs). `PatternShapeTests`
+    /// checks the refusal on random lines that begin so.
     static let refusalPasses: [[ByteMask]] = {
         let capitals = ByteMask(range: UInt8(ascii: "A")...UInt8(ascii: "Z"))
         let small = ByteMask(range: UInt8(ascii: "a")...UInt8(ascii: "z"))
         let space = ByteMask(byte: UInt8(ascii: " "))
         return [
-            [ByteMask.digits.union(.spaces).union(ByteMask(bytes: [UInt8(ascii: "{"), UInt8(ascii: ">")]))],
+            [ByteMask.digits.union(.verticalSpaces).union(ByteMask(bytes: [UInt8(ascii: "{"), UInt8(ascii: ">")]))],
             [capitals, small, small, space, space.union(.digits), .digits],
         ]
     }()

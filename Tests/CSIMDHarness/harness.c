@@ -239,12 +239,20 @@ static void check_crc32(void) {
 
 static int digit(uint8_t byte) { return byte >= '0' && byte <= '9'; }
 
-/// `csimd_builtin_refuses` said byte by byte: the first byte, the month and day, then the first `\s` or colon, the
-/// first `[`, `]`, colon or tab, the first tab, and `[IOS_SYSLOG_ROW` anywhere.
+/// `csimd_builtin_refuses` said byte by byte: the first byte (an indented line's rest refused as a line), the month
+/// and day, then the first `\s` or colon, the first `[`, `]`, colon or tab, the first tab, and `[IOS_SYSLOG_ROW`
+/// anywhere.
 static int naive_refuses(const uint8_t *line, size_t count) {
     if (count == 0) return 0;
     const uint8_t b = line[0];
-    if (digit(b) || b == ' ' || (b >= 9 && b <= 13) || b == '{' || b == '>') return 0;
+    if (b == ' ' || b == '\t') {
+        // Indented: what follows the spaces and tabs is refused too, and the whole line's tests below hold.
+        size_t indent = 0;
+        while (indent < count && (line[indent] == ' ' || line[indent] == '\t')) indent++;
+        if (indent == count || !naive_refuses(line + indent, count - indent)) return 0;
+    } else if (digit(b) || (b >= 10 && b <= 13) || b == '{' || b == '>') {
+        return 0;
+    }
     if (b >= 'A' && b <= 'Z' && count >= 6 && line[1] >= 'a' && line[1] <= 'z' && line[2] >= 'a' && line[2] <= 'z' &&
         line[3] == ' ' && (line[4] == ' ' || digit(line[4])) && digit(line[5]))
         return 0;
@@ -277,6 +285,7 @@ static void check_builtin_refusal(uint8_t *page_end) {
             line[i] = r % 3 ? (uint8_t)"abcdefgh"[r % 8] : (uint8_t)alphabet[(r >> 8) % (sizeof alphabet - 1)];
         }
         if (round % 5 == 1 && count >= 6) memcpy(line, "Jan  5", 6);
+        if (round % 4 == 3 && count >= 8) memcpy(line, "  \t ", 1 + next() % 4);  // indented
         if (round % 7 == 2 && count >= 20) memcpy(line + next() % (count - 14), "[IOS_SYSLOG_ROW", 15);
         const int expected = naive_refuses(line, count);
         refused += expected;

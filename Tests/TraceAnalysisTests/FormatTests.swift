@@ -306,8 +306,18 @@ struct FormatTests {
             "error\tx\t10:37", "error\t", "\t10:37", "x\u{0B}y", "\u{0C}x", "\rx", "x\r", "{", "{x", "> x", ">",
             "info: [IOS_SYSLOG_ROW ] Jul  4 13:26:15 host a[1] <Notice>: x", "[IOS_SYSLOG_ROW] x", "[IOS_SYSLOG_RO",
             "x [IOS_SYSLOG_ROW]", "é:1", "é[1:2] x", "ab\u{85}:1", "Sep 12 x", "CoreData: annotation: x",
+            // Indented: Console.app's level and the untimed process may begin with spaces, and behind the
+            // indentation any pattern may match.
+            "  x[1:2] y", "  error\t10:37:14.650327-0500\tk\tx", " \terror\t10:37", "\t10:37", "  ", "\t",
+            "    2019-05-04 10:46:18.565 a[1:60b] x", "\tJan  5 10:57:52 h a[1]: b", "  {x", " > x", " \u{0B}x",
+            "    Server = nginx;", "\t\"id\" = 12;", "  main.swift:12: x", "  [IOS_SYSLOG_ROW] x", "  Sync: a b",
         ].map { Array($0.utf8) }
         lines += nearMisses
+        // Indented copies of a third of the lines (spaces and tabs, one to four).
+        lines += lines.enumerated().filter { $0.offset % 3 == 0 }.map { _, line in
+            (0...(random.next() % 4)).map { _ in random.next() % 3 == 0 ? UInt8(ascii: "\t") : UInt8(ascii: " ") }
+                + line
+        }
         let alphabet = Array(" \t\r:[]0123456789{>AJaenx_IOSLGRW\u{7F}".utf8) + [0x0B, 0x85, 0xC3, 0xA9]
         for _ in 0..<20 {
             lines += nearMisses.map { TestSupport.mutate($0, alphabet: alphabet, within: 40, &random) }

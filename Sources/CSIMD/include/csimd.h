@@ -173,8 +173,9 @@ size_t csimd_grep_prefix_length(const uint8_t *line, size_t count);
 /// Whether no built-in format but the fallback (`bare`) and no built-in prefix can match at the start of the `count`
 /// bytes at `line` (anchored, PCRE2's default tables): 1 when each fails a test its pattern needs to pass (the first
 /// byte; the device and BSD syslog's month and day; `grep -n`'s first `\s` or colon, a colon and a digit; the untimed
-/// NSLog process's end, `[` and a digit; Console.app's first tab and a digit; Appium's `[IOS_SYSLOG_ROW`), 0 when one
-/// may match. 64 bytes a step with AVX2 or NEON, byte by byte where the processor has neither (or, with AVX2, under
+/// NSLog process's end, `[` and a digit; Console.app's first tab and a digit; Appium's `[IOS_SYSLOG_ROW`), and for a
+/// line that begins with spaces and tabs (the indentation prefix's), when what follows them is refused too; 0 when
+/// one may match. 64 bytes a step with AVX2 or NEON, byte by byte where the processor has neither (or, with AVX2, under
 /// 32 bytes). Reads no byte past `count`.
 int csimd_builtin_refuses(const uint8_t *line, size_t count);
 
