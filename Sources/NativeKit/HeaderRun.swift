@@ -13,7 +13,7 @@ import CSIMD
 /// style at a time (``armStyle(_:format:line:fractionDigits:zoneCount:)``,
 /// ``setStyleTail(_:_:count:pid:pidCount:unnamed:style:format:)``,
 /// ``runStyle(_:start:end:newlines:candidates:loud:maximumLineLength:)``; `csimd_style_run`). Inside a dump that a
-/// record opened, ``continuations(_:start:end:newlines:maximumLineLength:letter:depth:)`` takes the lines that
+/// record opened, ``continuations(_:start:end:newlines:maximumLineLength:letter:prefix:depth:)`` takes the lines that
 /// cannot begin a header, with their brackets, the same way.
 public final class HeaderRun {
     /// Groups described per call at most.
@@ -58,7 +58,7 @@ public final class HeaderRun {
         public var hasSyslogClock: Bool { self == .deviceSyslog || self == .bsdSyslog }
 
         /// The fewest bytes of a header of its format when that begins with a capital (a syslog's month), else 0
-        /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``).
+        /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:prefix:depth:)``).
         public var shortestLetterHeader: Int {
             switch self {
             case .deviceSyslog: 25  // `Mmm dd HH:MM:SS p[1] <A>:`

@@ -1043,7 +1043,7 @@ struct InputAnalysis {
 
     /// The lines from `start` inside the open dump of an NSLog record, or of a record of a style ``headerRun``
     /// reads (either at the line's start or behind a CI runner's timestamp alone), that ``HeaderRun`` takes
-    /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:depth:)``), counted as
+    /// (``HeaderRun/continuations(_:start:end:newlines:maximumLineLength:letter:prefix:depth:)``), counted as
     /// ``classify(_:_:header:read:)`` counts each: no header of the record's format can begin it, so it parses like
     /// no record, and it is a continuation line whose brackets join the dump's.
     private mutating func takeContinuations(_ run: LineReader.Run, from start: Int) -> (lines: Int, next: Int) {
