@@ -338,8 +338,33 @@ __attribute__((target("avx2"))) static inline refusal_masks refusal_short(const 
     return refusal_or(refusal_vector(line, 0), refusal_vector(line + count - 32, (unsigned)(count - 32)));
 }
 
+/// The pairs of bytes from `p` to `p + 32` (AVX2) that `refusal_pairs` looks for: a colon, `[` or tab before a digit,
+/// or `[` before `I`, marked in the bytes of the first.
+__attribute__((target("avx2"))) static inline __m256i refusal_pair_vector(const uint8_t *p) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)p), next = _mm256_loadu_si256((const __m256i *)(p + 1));
+    const __m256i open = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('['));
+    const __m256i before = _mm256_or_si256(
+        open, _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t'))));
+    const __m256i from_zero = _mm256_sub_epi8(next, _mm256_set1_epi8('0'));
+    const __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(from_zero, _mm256_set1_epi8(9)), from_zero);
+    return _mm256_or_si256(
+        _mm256_and_si256(before, digit), _mm256_and_si256(open, _mm256_cmpeq_epi8(next, _mm256_set1_epi8('I'))));
+}
+
+/// Whether a line of 33 bytes or more holds a pair of bytes without which every test of `refusal_block` fails (a
+/// colon, `[` or tab and the digit after it, or the `[I` of Appium's marker): most printed lines have none, and are
+/// refused by this pass alone, 32 pairs a step, the last step the 32 that end with the line.
+__attribute__((target("avx2"))) static int refusal_pairs(const uint8_t *line, size_t count) {
+    __m256i any = _mm256_setzero_si256();
+    size_t at = 0;
+    for (; at + 33 <= count; at += 32) any = _mm256_or_si256(any, refusal_pair_vector(line + at));
+    if (at + 1 < count) any = _mm256_or_si256(any, refusal_pair_vector(line + count - 33));
+    return !_mm256_testz_si256(any, any);
+}
+
 /// The steps of `csimd_builtin_refuses` are one function built for AVX2, so that the masks stay in registers.
 #define REFUSAL_VECTORS __attribute__((target("avx2")))
+#define REFUSAL_PAIRS_FROM 33
 #elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 /// The masks of the 64 bytes at `p` (NEON: four vectors a test, their bits gathered by `csimd_bits`).
 static refusal_masks refusal_window(const uint8_t *p) {
@@ -369,6 +394,25 @@ static inline refusal_masks refusal_short(const uint8_t *line, size_t count) {
     return refusal_window(window);
 }
 
+/// `refusal_pair_vector` with NEON: the pairs from `p` to `p + 16`.
+static inline uint8x16_t refusal_pair_vector(const uint8_t *p) {
+    const uint8x16_t v = vld1q_u8(p), next = vld1q_u8(p + 1);
+    const uint8x16_t open = vceqq_u8(v, vdupq_n_u8('['));
+    const uint8x16_t before = vorrq_u8(open, vorrq_u8(vceqq_u8(v, vdupq_n_u8(':')), vceqq_u8(v, vdupq_n_u8('\t'))));
+    const uint8x16_t digit = vcleq_u8(vsubq_u8(next, vdupq_n_u8('0')), vdupq_n_u8(9));
+    return vorrq_u8(vandq_u8(before, digit), vandq_u8(open, vceqq_u8(next, vdupq_n_u8('I'))));
+}
+
+/// `refusal_pairs` with NEON, for a line of 17 bytes or more: 16 pairs a step.
+static int refusal_pairs(const uint8_t *line, size_t count) {
+    uint8x16_t any = vdupq_n_u8(0);
+    size_t at = 0;
+    for (; at + 17 <= count; at += 16) any = vorrq_u8(any, refusal_pair_vector(line + at));
+    if (at + 1 < count) any = vorrq_u8(any, refusal_pair_vector(line + count - 17));
+    return vmaxvq_u8(any) != 0;
+}
+
+#define REFUSAL_PAIRS_FROM 17
 #define REFUSAL_VECTORS
 #endif
 
@@ -376,6 +420,7 @@ static inline refusal_masks refusal_short(const uint8_t *line, size_t count) {
 /// The steps of `csimd_builtin_refuses` with vectors: 64 bytes a step, the last one the window that ends with the line
 /// (its bits shifted to the step's); a line of fewer than 64 bytes whole (`refusal_short`).
 REFUSAL_VECTORS static int refusal_vectors(const uint8_t *line, size_t count, unsigned *decided) {
+    if (count >= REFUSAL_PAIRS_FROM && !refusal_pairs(line, count)) return 0;
     if (count < 64) return refusal_step(line, count, 0, refusal_short(line, count), decided);
     for (size_t base = 0; base < count; base += 64) {
         const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
