@@ -351,9 +351,9 @@ __attribute__((target("avx2"))) static inline __m256i refusal_pair_vector(const 
         _mm256_and_si256(before, digit), _mm256_and_si256(open, _mm256_cmpeq_epi8(next, _mm256_set1_epi8('I'))));
 }
 
-/// Whether a line of 33 bytes or more holds a pair of bytes without which every test of `refusal_block` fails (a
-/// colon, `[` or tab and the digit after it, or the `[I` of Appium's marker): most printed lines have none, and are
-/// refused by this pass alone, 32 pairs a step, the last step the 32 that end with the line.
+/// Whether a line of 33 bytes or more (`REFUSAL_PAIRS_FROM`) holds a pair of bytes without which every test of
+/// `refusal_block` fails (a colon, `[` or tab and the digit after it, or the `[I` of Appium's marker): most printed
+/// lines have none, and are refused by this pass alone, 32 pairs a step, the last step the 32 that end with the line.
 __attribute__((target("avx2"))) static int refusal_pairs(const uint8_t *line, size_t count) {
     __m256i any = _mm256_setzero_si256();
     size_t at = 0;
@@ -419,8 +419,15 @@ static int refusal_pairs(const uint8_t *line, size_t count) {
 #ifdef REFUSAL_VECTORS
 /// The steps of `csimd_builtin_refuses` with vectors: 64 bytes a step, the last one the window that ends with the line
 /// (its bits shifted to the step's); a line of fewer than 64 bytes whole (`refusal_short`).
+/// `refusal_pairs` for a line shorter than a step, copied to a window of zeros (a zero makes no pair).
+REFUSAL_VECTORS static inline int refusal_pairs_short(const uint8_t *line, size_t count) {
+    uint8_t window[REFUSAL_PAIRS_FROM] = {0};
+    memcpy(window, line, count);
+    return refusal_pairs(window, REFUSAL_PAIRS_FROM);
+}
+
 REFUSAL_VECTORS static int refusal_vectors(const uint8_t *line, size_t count, unsigned *decided) {
-    if (count >= REFUSAL_PAIRS_FROM && !refusal_pairs(line, count)) return 0;
+    if (!(count >= REFUSAL_PAIRS_FROM ? refusal_pairs(line, count) : refusal_pairs_short(line, count))) return 0;
     if (count < 64) return refusal_step(line, count, 0, refusal_short(line, count), decided);
     for (size_t base = 0; base < count; base += 64) {
         const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
