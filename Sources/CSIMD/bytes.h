@@ -4,6 +4,22 @@
 #include <stdint.h>
 #include <string.h>
 
+int csimd_vector_level(void);
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// `csimd_vector_level()` once it has been measured (-1 before), read inline by the loops that ask it per line.
+extern int csimd_measured_level;
+
+/// `csimd_vector_level()` without a call once it has been measured.
+static inline __attribute__((always_inline)) int csimd_level_inline(void) {
+    const int level = __atomic_load_n(&csimd_measured_level, __ATOMIC_RELAXED);
+    return level >= 0 ? level : csimd_vector_level();
+}
+#else
+/// `csimd_vector_level()`, a constant where there is nothing to measure.
+static inline int csimd_level_inline(void) { return csimd_vector_level(); }
+#endif
+
 /// The eight bytes at `p` as a word, unaligned; little-endian on every target (x86-64, AArch64).
 static inline __attribute__((always_inline)) uint64_t csimd_load8(const uint8_t *p) {
     uint64_t word;

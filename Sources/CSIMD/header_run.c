@@ -286,6 +286,15 @@ static inline __attribute__((always_inline)) refusal_masks refusal_from(refusal_
     return (refusal_masks){masks.stops >> read, masks.specials >> read, masks.tabs >> read, masks.opens >> read};
 }
 
+/// Whether the refusal reads bytes one by one on this target (for a short line with AVX2, and where no vector path
+/// is built); not on AArch64, whose NEON is always there.
+#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#define REFUSAL_BYTES 0
+#else
+#define REFUSAL_BYTES 1
+#endif
+
+#if REFUSAL_BYTES
 /// The masks of the `count` bytes (at most 64) at `p`, read one by one.
 static refusal_masks refusal_bytes(const uint8_t *p, size_t count) {
     refusal_masks masks = {0, 0, 0, 0};
@@ -299,6 +308,7 @@ static refusal_masks refusal_bytes(const uint8_t *p, size_t count) {
     }
     return masks;
 }
+#endif
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /// The masks of the 32 bytes at `p` (AVX2), shifted left by `shift`.
@@ -426,16 +436,31 @@ REFUSAL_VECTORS static inline int refusal_pairs_short(const uint8_t *line, size_
     return refusal_pairs(window, REFUSAL_PAIRS_FROM);
 }
 
-REFUSAL_VECTORS static int refusal_vectors(const uint8_t *line, size_t count, unsigned *decided) {
-    if (!(count >= REFUSAL_PAIRS_FROM ? refusal_pairs(line, count) : refusal_pairs_short(line, count))) return 0;
-    if (count < 64) return refusal_step(line, count, 0, refusal_short(line, count), decided);
+/// Whether `refusal_block` refuses the line in every step (1), with vectors: the pairs' pass first.
+REFUSAL_VECTORS static int refusal_vectors(const uint8_t *line, size_t count) {
+    if (!(count >= REFUSAL_PAIRS_FROM ? refusal_pairs(line, count) : refusal_pairs_short(line, count))) return 1;
+    unsigned decided = 0;
+    if (count < 64) return !refusal_step(line, count, 0, refusal_short(line, count), &decided);
     for (size_t base = 0; base < count; base += 64) {
         const refusal_masks masks = count - base >= 64 ? refusal_window(line + base)
                                                        : refusal_from(refusal_window(line + count - 64),
                                                              (unsigned)(64 - (count - base)));
-        if (refusal_step(line, count, base, masks, decided)) return 1;
+        if (refusal_step(line, count, base, masks, &decided)) return 0;
     }
-    return 0;
+    return 1;
+}
+#endif
+
+#if REFUSAL_BYTES
+/// `refusal_vectors` byte by byte, 64 bytes a step (a function of its own, so that `csimd_builtin_refuses` needs no
+/// frame of its own on its way to `refusal_vectors`).
+static __attribute__((noinline)) int refusal_scalar(const uint8_t *line, size_t count) {
+    unsigned decided = 0;
+    for (size_t base = 0; base < count; base += 64) {
+        const size_t rest = count - base;
+        if (refusal_step(line, count, base, refusal_bytes(line + base, rest < 64 ? rest : 64), &decided)) return 0;
+    }
+    return 1;
 }
 #endif
 
@@ -462,17 +487,13 @@ int csimd_builtin_refuses(const uint8_t *line, size_t count) {
         return 0;
     // The rest in one pass over the line (`refusal_block`), 64 bytes a step: with AVX2 where the processor has it, with
     // NEON, else byte by byte.
-    unsigned decided = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (csimd_vector_level()) return !refusal_vectors(line, count, &decided);
+    return csimd_level_inline() ? refusal_vectors(line, count) : refusal_scalar(line, count);
 #elif defined(REFUSAL_VECTORS)
-    return !refusal_vectors(line, count, &decided);
+    return refusal_vectors(line, count);
+#else
+    return refusal_scalar(line, count);
 #endif
-    for (size_t base = 0; base < count; base += 64) {
-        const size_t rest = count - base;
-        if (refusal_step(line, count, base, refusal_bytes(line + base, rest < 64 ? rest : 64), &decided)) return 0;
-    }
-    return 1;
 }
 
 /// The positions a chunk's marks set (its line feeds) from a start and before an end, in order: a bit scan that
@@ -926,7 +947,7 @@ static inline __attribute__((always_inline)) size_t run_headers(
         }
         // The line that may open a dump is taken, and the run ends after it when its brackets leave one open.
         if (!held.message) break;
-        const int64_t open = csimd_bracket_balance(held.message, held.length, csimd_vector_level() != 0);
+        const int64_t open = csimd_bracket_balance(held.message, held.length, csimd_level_inline() != 0);
         if (!run_group(out, &group, capacity, held.tail, held.modern, held.micros)) break;
         lines++;
         position = held.lf + 1;

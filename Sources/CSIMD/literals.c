@@ -138,15 +138,15 @@ static inline size_t csimd_span_tail(const uint8_t *bytes, size_t index, size_t 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-static int csimd_level = -1;
+int csimd_measured_level = -1;
 
 int csimd_vector_level(void) {
-    int level = __atomic_load_n(&csimd_level, __ATOMIC_RELAXED);
+    int level = __atomic_load_n(&csimd_measured_level, __ATOMIC_RELAXED);
     if (level < 0) {
         __builtin_cpu_init();
         level = __builtin_cpu_supports("avx512bw") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
         if (level == 2 && getenv("CSIMD_NO_AVX512")) level = 1;
-        __atomic_store_n(&csimd_level, level, __ATOMIC_RELAXED);
+        __atomic_store_n(&csimd_measured_level, level, __ATOMIC_RELAXED);
     }
     return level;
 }
