@@ -622,16 +622,19 @@ static inline __attribute__((always_inline)) int run_quiet(
 }
 
 /// Whether a repeat or furniture pattern of `state` may match the `count` bytes at `content` by their first
-/// `CSIMD_CONTENT_POSITIONS` (a shorter line may be one): a way allows each of them (a look-up a position, the ways
-/// that allow the byte there as bits, taken together).
+/// `CSIMD_CONTENT_POSITIONS` (a shorter line may be one).
 static inline int run_may_be_content(const csimd_header_state *state, const uint8_t *content, size_t count) {
     if (count < CSIMD_CONTENT_POSITIONS) return 1;
-    uint32_t ways = ~0u;
-    for (size_t p = 0; p < CSIMD_CONTENT_POSITIONS; p++) {
-        const uint8_t byte = content[p];
-        ways &= byte < 0x80 ? state->content_ways[p][byte] : ~0u;
+    if (content[0] < 0x80 && !((state->content_first[content[0] >> 6] >> (content[0] & 63)) & 1)) return 0;
+    for (uint32_t k = 0; k < state->content_patterns; k++) {
+        int may = 1;
+        for (size_t p = 0; p < CSIMD_CONTENT_POSITIONS && may; p++) {
+            const uint8_t byte = content[p];
+            may = byte >= 0x80 || (state->content_bytes[k][p][byte >> 6] >> (byte & 63)) & 1;
+        }
+        if (may) return 1;
     }
-    return ways != 0;
+    return 0;
 }
 
 /// Whether a message that ends with `byte` may open a dump (`{`, `(` or `[`).

@@ -221,21 +221,20 @@ public final class HeaderRun {
 
     /// The ASCII bytes the first ``contentPositions`` bytes of a repeat or furniture line may be, per way such a line
     /// may begin (`[way][position]`, bit b of word b / 64; at most ``contentPatterns`` ways), which a printed line the
-    /// runs count may not all be (see `csimd_header_state`: per position and byte, the ways that allow it as bits).
+    /// runs count may not all be (see `csimd_header_state`).
     public func setContentBytes(_ patterns: [[(UInt64, UInt64)]]) {
         precondition(patterns.count <= Self.contentPatterns)
-        withUnsafeMutableBytes(of: &state.pointee.content_ways) { raw in
-            let ways = raw.bindMemory(to: UInt16.self)
-            ways.update(repeating: 0)
+        state.pointee.content_patterns = UInt32(patterns.count)
+        state.pointee.content_first = patterns.reduce((0, 0)) { union, way in
+            guard let first = way.first else { return (~0, ~0) }
+            return (union.0 | first.0, union.1 | first.1)
+        }
+        withUnsafeMutableBytes(of: &state.pointee.content_bytes) { raw in
+            let words = raw.bindMemory(to: UInt64.self)
             for (k, positions) in patterns.enumerated() {
                 for (p, bytes) in positions.prefix(Self.contentPositions).enumerated() {
-                    for (base, word) in [(0, bytes.0), (64, bytes.1)] {
-                        var bits = word
-                        while bits != 0 {
-                            ways[p * 128 + base + bits.trailingZeroBitCount] |= 1 << k
-                            bits &= bits - 1
-                        }
-                    }
+                    let at = (k * Self.contentPositions + p) * 2
+                    (words[at], words[at + 1]) = bytes
                 }
             }
         }

@@ -184,9 +184,9 @@ int csimd_builtin_refuses(const uint8_t *line, size_t count);
 /// repeated, kept up to date by `csimd_header_run`), and the prefix (`CSIMD_PREFIX_…`) every line of a run begins
 /// with, its header after it. With `printed` set, a line that is no header, whose content (past the prefix) begins
 /// with no digit, space or tab, that `csimd_builtin_refuses` refuses, whose first `CSIMD_CONTENT_POSITIONS` bytes
-/// none of the ways a repeat or furniture line may begin allows (`content_ways[p][b]`: bit k set where way k allows
-/// the ASCII byte b at position p; any way allows a byte from 0x80) and that holds no keyword, is a printed line the
-/// run counts and goes past (a group of tail `CSIMD_PRINTED_TAIL`).
+/// none of the `content_patterns` ways a repeat or furniture line may begin allows (`content_bytes[k][p]`: the ASCII
+/// bytes way k allows at position p, bit b of word b / 64) and that holds no keyword, is a printed line the run counts
+/// and goes past (a group of tail `CSIMD_PRINTED_TAIL`).
 #define CSIMD_CONTENT_PATTERNS 16
 #define CSIMD_CONTENT_POSITIONS 4
 typedef struct {
@@ -195,7 +195,9 @@ typedef struct {
     uint32_t hint;
     uint32_t prefix;
     uint32_t printed;
-    uint16_t content_ways[CSIMD_CONTENT_POSITIONS][128];
+    uint32_t content_patterns;
+    uint64_t content_first[2];  // the union of the ways' first bytes
+    uint64_t content_bytes[CSIMD_CONTENT_PATTERNS][CSIMD_CONTENT_POSITIONS][2];
     csimd_header_tail tails[CSIMD_HEADER_TAILS];
 } csimd_header_state;
 
