@@ -175,8 +175,9 @@ size_t csimd_grep_prefix_length(const uint8_t *line, size_t count);
 /// byte; the device and BSD syslog's month and day; `grep -n`'s first `\s` or colon, a colon and a digit; the untimed
 /// NSLog process's end, `[` and a digit; Console.app's first tab and a digit; Appium's `[IOS_SYSLOG_ROW`), and for a
 /// line that begins with spaces and tabs (the indentation prefix's), when what follows them is refused too; 0 when
-/// one may match. 64 bytes a step with AVX2 or NEON, byte by byte where the processor has neither (or, with AVX2, under
-/// 32 bytes). Reads no byte past `count`.
+/// one may match. With AVX2 or NEON, a pass over the line's pairs of bytes first (every test but the first byte's and
+/// the month's needs a colon, `[` or tab before a digit, or `[I`: a line with none is refused there), then 64 bytes a
+/// step; byte by byte where the processor has neither (or, with AVX2, under 32 bytes). Reads no byte past `count`.
 int csimd_builtin_refuses(const uint8_t *line, size_t count);
 
 /// A run's state: the clock of each shape (0 classic, 1 modern), the vocabulary's keywords (whose candidates the
