@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-int csimd_vector_level(void);
+#include "csimd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /// `csimd_vector_level()` once it has been measured (-1 before), read inline by the loops that ask it per line.

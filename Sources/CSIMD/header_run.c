@@ -427,8 +427,6 @@ static int refusal_pairs(const uint8_t *line, size_t count) {
 #endif
 
 #ifdef REFUSAL_VECTORS
-/// The steps of `csimd_builtin_refuses` with vectors: 64 bytes a step, the last one the window that ends with the line
-/// (its bits shifted to the step's); a line of fewer than 64 bytes whole (`refusal_short`).
 /// `refusal_pairs` for a line shorter than a step, copied to a window of zeros (a zero makes no pair).
 REFUSAL_VECTORS static inline int refusal_pairs_short(const uint8_t *line, size_t count) {
     uint8_t window[REFUSAL_PAIRS_FROM] = {0};
@@ -436,7 +434,9 @@ REFUSAL_VECTORS static inline int refusal_pairs_short(const uint8_t *line, size_
     return refusal_pairs(window, REFUSAL_PAIRS_FROM);
 }
 
-/// Whether `refusal_block` refuses the line in every step (1), with vectors: the pairs' pass first.
+/// Whether `refusal_block` refuses the line in every step (1), with vectors: the pairs' pass first, then 64 bytes a
+/// step, the last one the window that ends with the line (its bits shifted to the step's); a line of fewer than 64
+/// bytes whole (`refusal_short`).
 REFUSAL_VECTORS static int refusal_vectors(const uint8_t *line, size_t count) {
     if (!(count >= REFUSAL_PAIRS_FROM ? refusal_pairs(line, count) : refusal_pairs_short(line, count))) return 1;
     unsigned decided = 0;
