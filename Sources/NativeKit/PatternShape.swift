@@ -143,7 +143,7 @@ public struct ByteMask: Equatable, Sendable {
     }
 
     /// Its ASCII bytes as words: bit b of the first for b < 64, bit b - 64 of the second for the others.
-    public var words: (UInt64, UInt64) { (low, high) }
+    var words: (UInt64, UInt64) { (low, high) }
 
     /// Whether no byte is in both (a byte from 0x80 only when neither may hold one).
     func isDisjoint(with other: ByteMask) -> Bool {
