@@ -9,6 +9,13 @@
 release_build() {
     local flags=(-c release --scratch-path "$BUILD_DIR")
     [[ $(uname -s) == Linux ]] && flags+=(--static-swift-stdlib)
+    # The metadata of concrete generic types made by accessor functions, as before Swift 5.1, instead of from their
+    # mangled names: a name is demangled at its first use and each of its generic requirements looked up in the
+    # runtime's protocol-conformance records (a scan of the binary's 5,853), about 6 M instructions of every run's
+    # start-up (35.8 -> 29.6 M, 1 ms), for 80 KB more code. A hidden frontend flag: used where the compiler has it.
+    if swiftc -frontend -help-hidden 2>/dev/null | grep -q -- '-disable-concrete-type-metadata-mangled-name-accessors'; then
+        flags+=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+    fi
     if [[ ${SKIP_BUILD:-0} != 1 ]]; then
         echo "==> swift build ${flags[*]} (trace-analyze, generate-capture)" >&2
         # One product per invocation: SwiftPM only honours the last --product flag.
