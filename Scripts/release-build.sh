@@ -12,8 +12,11 @@ release_build() {
     # The metadata of concrete generic types made by accessor functions, as before Swift 5.1, instead of from their
     # mangled names: a name is demangled at its first use and each of its generic requirements looked up in the
     # runtime's protocol-conformance records (a scan of the binary's 5,853), about 6 M instructions of every run's
-    # start-up (35.8 -> 29.6 M, 1 ms), for 80 KB more code. A hidden frontend flag: used where the compiler has it.
-    if swiftc -frontend -help-hidden 2>/dev/null | grep -q -- '-disable-concrete-type-metadata-mangled-name-accessors'; then
+    # start-up (35.8 -> 29.6 M, 1 ms), for 80 KB more code. A hidden frontend flag: used where the compiler has it
+    # (read whole, not piped to `grep -q`, whose early exit fails the pipe under `pipefail`).
+    local frontend
+    frontend=$(swiftc -frontend -help-hidden 2>/dev/null || true)
+    if [[ $frontend == *-disable-concrete-type-metadata-mangled-name-accessors* ]]; then
         flags+=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
     fi
     if [[ ${SKIP_BUILD:-0} != 1 ]]; then
