@@ -108,6 +108,9 @@ extension EndToEndTests {
         for option in ["--format", "--launch-budget", "--background-gap", "--alert-gap", "--input-format"] {
             #expect(analyze.stdout.contains(option), "\(option)")
         }
+        // The values of the enum options, listed by their raw values (`StringCaseArgument`).
+        #expect(analyze.stdout.contains("(values: text, json, markdown, html,"))
+        #expect(analyze.stdout.contains("(values: auto,"))
     }
 }
 
