@@ -56,7 +56,7 @@ struct ReportOutputs: ParsableArguments {
             else {
                 throw AnalysisArguments.invalid(
                     "--report", value,
-                    "FORMAT=PATH with FORMAT one of " + ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))
+                    "FORMAT=PATH with FORMAT one of " + ReportFormat.allValueStrings.joined(separator: ", "))
             }
             return (format, String(value[value.index(after: equals)...]))
         }
