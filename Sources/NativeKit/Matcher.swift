@@ -13,7 +13,19 @@ public final class Matcher {
     /// The pattern this matcher runs.
     public let regex: Regex
     /// Who defined the pattern (`format team-logger`), for failure messages.
-    public let owner: String
+    public var owner: String {
+        switch ownerName {
+        case .named(let name): name
+        case .described(let describe): describe()
+        }
+    }
+    /// The owner's name, or how to write it: most matchers never give up, and a batch makes some of them for each
+    /// input (a vocabulary group's owner lists its entries: about 3,500 instructions written out).
+    private enum OwnerName {
+        case named(String)
+        case described(() -> String)
+    }
+    private let ownerName: OwnerName
     private let matchData: OpaquePointer
     /// The regex's ``Regex/Prefilter``, held here so that a line it refuses costs no load through the regex.
     private let prefilter: Regex.Prefilter
@@ -56,9 +68,23 @@ public final class Matcher {
     }
 
     /// Creates a matcher for `regex` with match data sized for its groups.
-    public init(_ regex: Regex, owner: String = "", limits: Limits = Limits(), failureLog: MatchFailureLog? = nil) {
+    public convenience init(
+        _ regex: Regex, owner: String = "", limits: Limits = Limits(), failureLog: MatchFailureLog? = nil
+    ) {
+        self.init(regex, ownerName: .named(owner), limits: limits, failureLog: failureLog)
+    }
+
+    /// Creates a matcher whose owner is written by `owner` when a failure message first needs it.
+    public convenience init(
+        _ regex: Regex, describedBy owner: @escaping () -> String, limits: Limits = Limits(),
+        failureLog: MatchFailureLog? = nil
+    ) {
+        self.init(regex, ownerName: .described(owner), limits: limits, failureLog: failureLog)
+    }
+
+    private init(_ regex: Regex, ownerName: OwnerName, limits: Limits, failureLog: MatchFailureLog?) {
         self.regex = regex
-        self.owner = owner
+        self.ownerName = ownerName
         self.failureLog = failureLog
         self.failureBudget = max(1, limits.failures)
         // pcre2_match_data_create_from_pattern only fails when out of memory.

@@ -259,7 +259,8 @@ public final class EventRecognizer {
             Self.owner(compiled.groupMembers[$0], entries)
         }
         self.unfiltered = compiled.unfiltered.map {
-            Matcher($0, owner: Self.owner(compiled.unfilteredMembers, entries), failureLog: failureLog)
+            Matcher(
+                $0, describedBy: { Self.owner(compiled.unfilteredMembers, entries) }, failureLog: failureLog)
         }
         self.events = compiled.events
         self.detailed = compiled.detailed

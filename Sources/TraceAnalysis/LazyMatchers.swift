@@ -9,7 +9,7 @@ final class LazyMatchers {
     /// ``DeferredRegex`` an input, each with its lock, and freed them: about 40,000 instructions an input).
     private let regex: (Int) -> Regex
     let indices: Range<Int>
-    /// The owner a matcher names when its pattern gives up, made with the matcher.
+    /// The owner a matcher names when its pattern gives up, written only then.
     private let owner: (Int) -> String
     private let failureLog: MatchFailureLog?
     // Not checked for exclusive access at run time (read per line and per prefix tried; written only by `make`, on
@@ -54,7 +54,7 @@ final class LazyMatchers {
 
     @inline(never)
     private func make(_ index: Int) -> Matcher {
-        let matcher = Matcher(regex(index), owner: owner(index), failureLog: failureLog)
+        let matcher = Matcher(regex(index), describedBy: { [owner] in owner(index) }, failureLog: failureLog)
         made[index] = matcher
         references[index] = Unmanaged.passUnretained(matcher)
         return matcher

@@ -207,6 +207,26 @@ struct RegexTests {
         #expect(failure.message.contains("limit"))
     }
 
+    @Test func anOwnerDescribedLaterIsWrittenOnlyForAGiveUp() throws {
+        final class Calls: @unchecked Sendable { var count = 0 }
+        let calls = Calls()
+        let log = MatchFailureLog()
+        let matcher = Matcher(
+            try Regex("(a+)+$"),
+            describedBy: {
+                calls.count += 1
+                return "vocabulary journal-closed, journal-opened"
+            }, limits: .init(match: 10_000), failureLog: log)
+        #expect(try matcher.matches("aaa"))
+        #expect(try matcher.matches("b") == false)
+        #expect(calls.count == 0)
+        log.line = 4
+        #expect(throws: RegexError.self) { try matcher.matches(String(repeating: "a", count: 40) + "!") }
+        #expect(calls.count == 1)
+        #expect(matcher.owner == "vocabulary journal-closed, journal-opened")
+        #expect(log.failures.map(\.owner) == ["vocabulary journal-closed, journal-opened"])
+    }
+
     @Test func twoGiveUpsOnOneLineCountTheLineOnce() throws {
         let log = MatchFailureLog()
         let matcher = Matcher(try Regex("(a+)+$"), limits: .init(match: 10_000), failureLog: log)
