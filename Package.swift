@@ -19,14 +19,16 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
-        // zlib from the system (Debian: zlib1g-dev), for gzip-compressed captures.
+        // ISA-L from the system (Debian: libisal-dev), whose inflate reads gzip-compressed captures.
+        .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]),
+        // zlib from the system (Debian: zlib1g-dev): the tests compress their gzip inputs with it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Vector byte scans (AVX2 shuffles) Swift cannot write portably, and the loop over runs of repeated NSLog
         // headers beside them; used only through NativeKit.
         .target(name: "CSIMD"),
-        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), zlib (inflate), the
+        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), ISA-L (inflate), the
         // vector scans and a pthread lock.
-        .target(name: "NativeKit", dependencies: ["CPCRE2", "CZlib", "CSIMD"]),
+        .target(name: "NativeKit", dependencies: ["CPCRE2", "CIsal", "CSIMD"]),
         // Everything the tool does: reading, formats, vocabulary, state machine, scenarios, reports.
         .target(
             name: "TraceAnalysis", dependencies: ["NativeKit", .product(name: "Yams", package: "Yams")]),

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-sources=(Tests/CSIMDHarness/harness.c Sources/CSIMD/literals.c Sources/CSIMD/header_run.c Sources/CSIMD/crc32.c)
+sources=(Tests/CSIMDHarness/harness.c Sources/CSIMD/literals.c Sources/CSIMD/header_run.c)
 cc=${CC:-$(command -v cc || command -v clang || command -v gcc)}
 echo "== native ($(uname -m)), $cc"
 "$cc" -O2 -Wall -Wextra -ISources/CSIMD/include "${sources[@]}" -o "$out/native"
@@ -27,10 +27,6 @@ if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /de
     echo "== aarch64 (NEON) under qemu"
     aarch64-linux-gnu-gcc -O2 -Wall -Wextra -static -ISources/CSIMD/include "${sources[@]}" -o "$out/aarch64"
     qemu-aarch64 "$out/aarch64"
-    echo "== aarch64 with the CRC32 instructions (as Apple silicon builds) under qemu"
-    aarch64-linux-gnu-gcc -O2 -Wall -Wextra -static -march=armv8-a+crc -ISources/CSIMD/include "${sources[@]}" \
-        -o "$out/aarch64-crc"
-    qemu-aarch64 "$out/aarch64-crc"
 else
     echo "== aarch64: skipped (needs aarch64-linux-gnu-gcc and qemu-aarch64)"
 fi

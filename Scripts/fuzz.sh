@@ -98,7 +98,7 @@ main() {
         piece=${pieces[k % ${#pieces[@]}]}
         { printf "\\x01\\x$(printf %02x "$k")"; head -c $((max_len - 2)) "$piece"; } >"$seeds/forced-format-$k"
     done
-    # Gzip-compressed captures are inflated on the way in (the zlib wrapper in NativeKit): a few whole, one cut short.
+    # Gzip-compressed captures are inflated on the way in (the ISA-L wrapper in NativeKit): a few whole, one cut short.
     for file in "$root"/samples/*.log; do
         gzip -9c "$file" >"$seeds/gzip-$(basename "$file").gz"
         (($(stat -c %s "$seeds/gzip-$(basename "$file").gz") <= max_len)) || rm "$seeds/gzip-$(basename "$file").gz"

@@ -41,10 +41,7 @@ final class ChunkSource: @unchecked Sendable {
         }
         guard got >= 2, Inflater.isGzip(UnsafeRawBufferPointer(start: destination, count: got)) else { return got }
         // Gzip: what was read is the start of the compressed stream.
-        let inflater: Inflater
-        do { inflater = try Inflater(inputCapacity: max(chunkSize, got)) } catch {
-            throw LineReader.ReadError(error)
-        }
+        let inflater = Inflater(inputCapacity: max(chunkSize, got))
         inflater.input.copyMemory(from: destination, byteCount: got)
         inflater.supply(got)
         compressedByteCount = Int64(got)

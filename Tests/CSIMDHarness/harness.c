@@ -196,47 +196,6 @@ static void check_loud_lines(const csimd_literals *set) {
     }
 }
 
-/// zlib's `crc32`, a bit at a time: the reference `csimd_crc32` is checked against.
-static uint32_t reference_crc32(uint32_t crc, const uint8_t *bytes, size_t count) {
-    crc = ~crc;
-    for (size_t i = 0; i < count; i++) {
-        crc ^= bytes[i];
-        for (int bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >> 1) ^ 0xEDB88320u : crc >> 1;
-    }
-    return ~crc;
-}
-
-/// `csimd_crc32` against the bit loop: the check value of "123456789", then random buffers of every length up to
-/// 600 bytes and longer ones, at every alignment, whole and in two calls split anywhere.
-static void check_crc32(void) {
-    if (!csimd_crc32_available()) {
-        printf("crc32: no carry-less multiplication or CRC instructions here; zlib's is used\n");
-        return;
-    }
-    const uint32_t check = csimd_crc32(0, (const uint8_t *)"123456789", 9);
-    if (check == 0xCBF43926u) {
-        passed++;
-    } else if (++failed <= 5) {
-        fprintf(stderr, "crc32 check value %08x\n", check);
-    }
-    static uint8_t bytes[70000];
-    for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)next();
-    for (int round = 0; round < 4000; round++) {
-        const size_t count = round < 600 ? (size_t)round : (size_t)(next() % (sizeof bytes - 64));
-        const size_t start = next() % 64;
-        const size_t split = count ? next() % (count + 1) : 0;
-        const uint32_t seed = round % 3 ? 0 : (uint32_t)next();
-        const uint32_t expected = reference_crc32(seed, bytes + start, count);
-        const uint32_t whole = csimd_crc32(seed, bytes + start, count);
-        const uint32_t parts = csimd_crc32(csimd_crc32(seed, bytes + start, split), bytes + start + split, count - split);
-        if (whole == expected && parts == expected) {
-            passed++;
-        } else if (++failed <= 5) {
-            fprintf(stderr, "crc32 mismatch: start %zu count %zu split %zu\n", start, count, split);
-        }
-    }
-}
-
 static int digit(uint8_t byte) { return byte >= '0' && byte <= '9'; }
 
 /// `csimd_builtin_refuses` said byte by byte: the first byte (an indented line's rest refused as a line), the month
@@ -305,7 +264,6 @@ static void check_builtin_refusal(uint8_t *page_end) {
 }
 
 int main(void) {
-    check_crc32();
     if (!csimd_vector_level()) {
         printf("csimd: not available on this processor; nothing else to check\n%d passed, %d failed\n", passed, failed);
         return failed ? 1 : 0;

@@ -329,13 +329,4 @@ size_t csimd_continuation_run(
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, size_t max_line, int vectors,
     int letter, uint32_t prefix, int64_t *depth, size_t *next);
 
-/// Whether `csimd_crc32` runs on carry-less multiplication (x86-64 with PCLMULQDQ, not with `CSIMD_NO_CLMUL` in the
-/// environment) or the ARMv8 CRC32 instructions (an AArch64 build that targets them): else it is a bit-at-a-time
-/// loop, and zlib's `crc32` is the one to call.
-int csimd_crc32_available(void);
-
-/// zlib's `crc32(crc, bytes, count)`: the CRC-32 of gzip (bit-reflected polynomial 0xEDB88320, inverted before and
-/// after), continued from `crc` (0 to start).
-uint32_t csimd_crc32(uint32_t crc, const uint8_t *bytes, size_t count);
-
 #endif
