@@ -287,7 +287,15 @@ public struct LineReader: ~Copyable {
                 let room = ahead.room(chunk)
                 first = ahead.headroom - pending
                 (room.bytes + first).copyMemory(from: buffer + tail, byteCount: pending)
-                if pending > 0, let marks = room.newlines {
+                if !chunk.marked, let marks = room.newlines {
+                    // Inflated by the thread, marked here whole, with the unfinished line.
+                    let word = first / 64
+                    Self.mark(
+                        UnsafeRawBufferPointer(
+                            start: room.bytes + word * 64, count: ahead.headroom + chunk.count - word * 64),
+                        keywords: keywords, newlines: marks + word, candidates: room.candidates.map { $0 + word },
+                        verifyingWithin: nil)
+                } else if pending > 0, let marks = room.newlines {
                     let word = first / 64
                     let count = ahead.headroom - word * 64
                     Self.mark(

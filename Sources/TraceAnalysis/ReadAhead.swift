@@ -95,8 +95,11 @@ final class ReadAhead: @unchecked Sendable {
         let slot: Int
         let count: Int
         let error: LineReader.ReadError?
-        /// Whether the thread checked the chunk's keyword marks, so that they are exact, and marked its loud lines
-        /// (``room(_:)``): not when it inflates gzip, which keeps it the longer of the two threads already.
+        /// Whether the thread marked the chunk's line feeds and keyword candidates: not when it inflates gzip, the
+        /// longer of the two threads even with ISA-L's inflate (the reader marks the chunk when it takes it).
+        var marked = false
+        /// Whether the thread also checked the chunk's keyword marks, so that they are exact, and marked its loud
+        /// lines (``room(_:)``): only when it marked them.
         var checked = false
     }
 
@@ -241,13 +244,14 @@ final class ReadAhead: @unchecked Sendable {
                 var got: Int
                 repeat { got = try source.fill(bytes(slot), chunkSize) } while got < 0 && errno == EINTR
                 chunk = Chunk(slot: slot, count: got, error: got < 0 ? LineReader.ReadError(code: errno) : nil)
-                if got > 0, let marks = newlines[slot] {
+                if got > 0, let marks = newlines[slot], !source.isCompressed {
                     let word = headroom / 64
-                    // Unless it inflates, the thread also checks the positions where a keyword can begin, so that
-                    // the marks are exact and the reader's callers check none (a keyword cut at the chunk's end is
-                    // in an unfinished line, which the reader marks again before the next chunk), and marks the
-                    // lines a run of headers leaves whatever their header.
-                    chunk.checked = loud[slot] != nil && !source.isCompressed
+                    // The thread also checks the positions where a keyword can begin, so that the marks are exact
+                    // and the reader's callers check none (a keyword cut at the chunk's end is in an unfinished line,
+                    // which the reader marks again before the next chunk), and marks the lines a run of headers
+                    // leaves whatever their header.
+                    chunk.marked = true
+                    chunk.checked = loud[slot] != nil
                     let read = UnsafeRawBufferPointer(start: bytes(slot), count: got)
                     LineReader.mark(
                         read, keywords: keywords, newlines: marks + word,

@@ -269,7 +269,7 @@ struct HeaderRunTests {
         let taken = try Self.expectSameReports(bytes, chunkSizes: [64, 331, 4096, 1 << 20])
         #expect(taken > 300, "the runs took only \(taken) lines: the test no longer exercises them")
         try Self.expectSameReports(bytes, chunkSizes: [211, 1 << 20], maximumLineLength: 90)
-        // Gzip: the reading thread inflates and leaves the marks to the runs to check.
+        // Gzip: the reading thread inflates, and leaves the chunk scan and the marks' checks to the reader.
         if seed < 3 {
             let zipped = try BatchTests.gzip(bytes)
             #expect(try Self.expectSameReports(zipped, chunkSizes: [331, 1 << 20], text: bytes) > 300)
