@@ -31,8 +31,8 @@ public final class Inflater {
 
     /// ISA-L's state (its tables and a window of 64 KiB and more: on the heap, not in the object).
     private let state: UnsafeMutablePointer<inflate_state>
-    /// The state as it was before the last call to `isal_inflate` (about 90 KB, copied once a call, that is once a
-    /// chunk or a supply): a fault is found again from it, a few bytes at a time (``careful(from:)``).
+    /// The state as it was before the last call to `isal_inflate` (87 KB, copied once a call, that is once a chunk
+    /// or a supply): a fault is found again from it, a few bytes at a time (``careful()``).
     private let snapshot: UnsafeMutablePointer<inflate_state>
     /// A gzip header being read: its fields' progress kept from one call to the next (`isal_inflate` reads a header
     /// with a new one each call, and loses the optional fields of a header that spans two supplies).
@@ -183,7 +183,8 @@ public final class Inflater {
             let taken = piece - state.pointee.avail_in
             left -= taken
             if code != ISAL_DECOMP_OK || cisal_member_finished(state) != 0 { break }
-            // Out of bytes, or of room: what stopped the fast decoder is past here (it cannot be), so no fault.
+            // No byte taken and none written: the call cannot go on (out of bytes, or of room) before the fault the
+            // fast decoder met, which the next call meets again.
             if taken == 0 && room == state.pointee.avail_out { break }
         }
         state.pointee.avail_in = left
