@@ -8,12 +8,14 @@ import Testing
 @Suite("Inflater")
 struct InflaterTests {
     /// `bytes` deflated into one gzip member (`windowBits` 31) or a zlib stream (15).
-    static func deflated(_ bytes: [UInt8], gzip: Bool) -> [UInt8] {
+    static func deflated(
+        _ bytes: [UInt8], gzip: Bool, level: Int32 = 6, strategy: Int32 = Z_DEFAULT_STRATEGY, windowBits: Int32 = 15
+    ) -> [UInt8] {
         var stream = z_stream()
         let version = zlibVersion()
         #expect(
             deflateInit2_(
-                &stream, 6, Z_DEFLATED, gzip ? 31 : 15, 8, Z_DEFAULT_STRATEGY, version,
+                &stream, level, Z_DEFLATED, gzip ? windowBits + 16 : windowBits, 8, strategy, version,
                 Int32(MemoryLayout<z_stream>.size)) == Z_OK)
         defer { deflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
@@ -123,6 +125,43 @@ struct InflaterTests {
         }
         let truncated = Array(member.dropLast(3))
         #expect(Self.inflate(truncated, piece: 5).1 == .truncated)
+    }
+
+    /// Streams of every kind of block (stored at level 0, fixed codes with `Z_FIXED`, dynamic ones, runs of one
+    /// byte with `Z_RLE`, literals only with `Z_HUFFMAN_ONLY`, small windows), of text, repeats and random bytes from
+    /// empty to 200 KB, as gzip members and zlib streams, concatenated, read in random supplies into random buffers:
+    /// every byte comes back.
+    @Test func everyKindOfStreamReadsWhole() {
+        var random = Random(seed: 17)
+        let strategies = [Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED]
+        for round in 0..<60 {
+            let size = round < 4 ? round : Int(random.next() % (round % 5 == 0 ? 200_000 : 5_000))
+            let kind = random.next() % 3
+            let plain: [UInt8] = (0..<size).map { index in
+                switch kind {
+                case 0: return Self.text[index % Self.text.count]
+                case 1: return UInt8(truncatingIfNeeded: index / 97)
+                default: return UInt8(truncatingIfNeeded: random.next())
+                }
+            }
+            let level = Int32(random.next() % 10)
+            let strategy = random.pick(strategies)
+            let windowBits = Int32(9 + random.next() % 7)
+            let gzip = round % 4 != 3
+            var compressed = Self.deflated(plain, gzip: gzip, level: level, strategy: strategy, windowBits: windowBits)
+            var expected = plain
+            if gzip && round % 2 == 0 {
+                // A second member after it, of the same bytes.
+                compressed += Self.deflated(plain, gzip: true, level: level, strategy: strategy)
+                expected += plain
+            }
+            let piece = random.pick([1, 2, 5, 64, 4096, 1 << 16])
+            let output = random.pick([1, 13, 4096, 65_536])
+            let (bytes, failure) = Self.inflate(compressed, piece: piece, outputSize: output)
+            let what = "round \(round): \(size) bytes, level \(level), strategy \(strategy), window \(windowBits)"
+            #expect(failure == nil, "\(what), pieces of \(piece), output of \(output)")
+            #expect(bytes == expected, "\(what), pieces of \(piece), output of \(output): \(bytes.count) bytes")
+        }
     }
 
     @Test func smallOutputBuffersHandOutEveryByte() {
