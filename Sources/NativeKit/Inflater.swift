@@ -158,7 +158,7 @@ public final class Inflater {
                 }
             }
         } else {
-            reason = Self.reason(code, trailer: trailerReason)
+            reason = dataReason(code)
         }
         keepLastBytes()
         guard let reason else { return produced }
@@ -225,9 +225,9 @@ public final class Inflater {
     }
 
     /// What zlib says of the failure ISA-L returned as `code` in a member's data or trailer.
-    private static func reason(_ code: Int32, trailer: () -> String) -> String {
+    private func dataReason(_ code: Int32) -> String {
         switch code {
-        case ISAL_INCORRECT_CHECKSUM: return trailer()
+        case ISAL_INCORRECT_CHECKSUM: return trailerReason()
         case ISAL_INVALID_BLOCK: return "invalid block"
         case ISAL_INVALID_SYMBOL: return "invalid code"
         case ISAL_INVALID_LOOKBACK: return "invalid distance too far back"

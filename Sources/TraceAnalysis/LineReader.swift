@@ -283,21 +283,14 @@ public struct LineReader: ~Copyable {
                 if chunk.count == 0 { break }
                 // The unfinished line goes just before the chunk, into the room the chunk keeps for it, and is marked
                 // there from the start of its first word up to the chunk (its keywords checked on into the chunk when
-                // the thread checked the chunk's), whose marks the thread made from the word the chunk begins.
+                // the thread checked the chunk's), whose marks the thread made from the word the chunk begins; a
+                // chunk the thread inflated and left unmarked is marked here whole, with the unfinished line.
                 let room = ahead.room(chunk)
                 first = ahead.headroom - pending
                 (room.bytes + first).copyMemory(from: buffer + tail, byteCount: pending)
-                if !chunk.marked, let marks = room.newlines {
-                    // Inflated by the thread, marked here whole, with the unfinished line.
+                if pending > 0 || !chunk.marked, let marks = room.newlines {
                     let word = first / 64
-                    Self.mark(
-                        UnsafeRawBufferPointer(
-                            start: room.bytes + word * 64, count: ahead.headroom + chunk.count - word * 64),
-                        keywords: keywords, newlines: marks + word, candidates: room.candidates.map { $0 + word },
-                        verifyingWithin: nil)
-                } else if pending > 0, let marks = room.newlines {
-                    let word = first / 64
-                    let count = ahead.headroom - word * 64
+                    let count = ahead.headroom + (chunk.marked ? 0 : chunk.count) - word * 64
                     Self.mark(
                         UnsafeRawBufferPointer(start: room.bytes + word * 64, count: count), keywords: keywords,
                         newlines: marks + word, candidates: room.candidates.map { $0 + word },
