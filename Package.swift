@@ -9,8 +9,7 @@ let package = Package(
         .library(name: "TraceAnalysis", targets: ["TraceAnalysis"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // PCRE2 from the system (Debian: libpcre2-dev, found through pkg-config).
@@ -21,17 +20,18 @@ let package = Package(
         ),
         // ISA-L from the system (Debian: libisal-dev), whose inflate reads gzip-compressed captures.
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]),
+        // libyaml from the system (Debian: libyaml-dev), which configuration files and baselines are read with.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         // zlib from the system (Debian: zlib1g-dev): the tests compress their gzip inputs with it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Vector byte scans (AVX2 shuffles) Swift cannot write portably, and the loop over runs of repeated NSLog
         // headers beside them; used only through NativeKit.
         .target(name: "CSIMD"),
-        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), ISA-L (inflate), the
-        // vector scans and a pthread lock.
-        .target(name: "NativeKit", dependencies: ["CPCRE2", "CIsal", "CSIMD"]),
+        // The only module that touches C APIs and their unsafe pointers: PCRE2 (regexes), ISA-L (inflate), libyaml,
+        // the vector scans and a pthread lock.
+        .target(name: "NativeKit", dependencies: ["CPCRE2", "CIsal", "CYAML", "CSIMD"]),
         // Everything the tool does: reading, formats, vocabulary, state machine, scenarios, reports.
-        .target(
-            name: "TraceAnalysis", dependencies: ["NativeKit", .product(name: "Yams", package: "Yams")]),
+        .target(name: "TraceAnalysis", dependencies: ["NativeKit"]),
         // Thin command line: arguments in, exit code out.
         .executableTarget(
             name: "trace-analyze",

@@ -1,4 +1,4 @@
-import Yams
+import NativeKit
 
 /// An accepted state of a set of captures, for CI gates: which violations are known (keyed by app, rule and
 /// event, never by line, so editing a log or a test does not churn it) and how fast each app launched and
@@ -89,7 +89,7 @@ public struct Baseline: Sendable, Equatable {
     public static func parse(_ text: String, file: String) throws(TraceAnalyzeError) -> Baseline {
         func fail(_ problem: String) -> TraceAnalyzeError { .invalidBaseline(file: file, problem: problem) }
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw fail("is not JSON: \(error)") }
+        do { root = try YAML.compose(text) } catch { throw fail("is not JSON: \(error)") }
         guard let map = root?.mapping, let version = map["baselineVersion"]?.int else {
             throw fail("is not a baseline (no baselineVersion); write one with `trace-analyze baseline --output FILE`")
         }
@@ -97,7 +97,7 @@ public struct Baseline: Sendable, Equatable {
             throw fail("baselineVersion \(version) is not one this build reads (\(Self.version)); write it again")
         }
         var baseline = Baseline()
-        for (key, value) in map["apps"]?.mapping ?? [:] {
+        for (key, value) in map["apps"]?.mapping ?? Node.Mapping(pairs: []) {
             guard let name = key.string, let times = value.mapping else { throw fail("apps: each app is an object") }
             baseline.apps[name] = AppTimes(
                 launchCount: times["launches"]?.int ?? 0, launchP90Ms: times["launchP90Ms"]?.float,

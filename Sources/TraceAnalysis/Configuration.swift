@@ -1,5 +1,4 @@
 import NativeKit
-import Yams
 
 /// A user's configuration file (JSON or YAML, `version: 1`): budgets, thresholds, the failure policy, and their
 /// own log formats, line prefixes and vocabulary.
@@ -98,25 +97,26 @@ public struct Configuration: Sendable {
         }
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
-            throw .invalidConfig(
-                file: file, line: context.mark.line, field: duplicates.joined(separator: ", "),
-                problem: "written twice in one mapping; keep one")
-        } catch YamlError.reader(let problem, let offset, let value, let yaml) {
-            // Bytes no YAML text holds (NUL, other control characters): a binary file, or one saved in another
-            // encoding.
-            let line = offset.map { offset in yaml.utf8.prefix(offset).count { $0 == UInt8(ascii: "\n") } + 1 }
-            let byte = value >= 0 ? " (character 0x\(String(value, radix: 16)))" : ""
-            throw .invalidConfig(
-                file: file, line: line, field: "",
-                problem: "is not a YAML or JSON text: \(problem)\(byte). Save it as UTF-8 text.")
-        } catch let error as YamlError {
-            throw .invalidConfig(
-                file: file, line: error.line, field: "",
-                problem: "is not valid YAML or JSON: \(error.problem). Check quoting and indentation there.")
+            root = try YAML.compose(text)
         } catch {
-            throw .invalidConfig(file: file, line: nil, field: "", problem: "is not valid YAML or JSON: \(error)")
+            switch error {
+            case .duplicateKeys(let keys, let line):
+                throw .invalidConfig(
+                    file: file, line: line, field: keys.joined(separator: ", "),
+                    problem: "written twice in one mapping; keep one")
+            case .reader(let problem, let offset, let value):
+                // Bytes no YAML text holds (NUL, other control characters): a binary file, or one saved in another
+                // encoding.
+                let line = text.utf8.prefix(offset).count { $0 == UInt8(ascii: "\n") } + 1
+                let byte = value >= 0 ? " (character 0x\(String(value, radix: 16)))" : ""
+                throw .invalidConfig(
+                    file: file, line: line, field: "",
+                    problem: "is not a YAML or JSON text: \(problem)\(byte). Save it as UTF-8 text.")
+            case .syntax(let problem, let line):
+                throw .invalidConfig(
+                    file: file, line: line, field: "",
+                    problem: "is not valid YAML or JSON: \(problem). Check quoting and indentation there.")
+            }
         }
         var reader = NodeReader(file: file)
         var config = try reader.configuration(root)
@@ -198,23 +198,6 @@ public struct Configuration: Sendable {
     }
 }
 
-extension YamlError {
-    var line: Int? {
-        switch self {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
-        default: return nil
-        }
-    }
-
-    var problem: String {
-        switch self {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
-            return problem
-        default: return String(describing: self)
-        }
-    }
-}
-
 extension Configuration {
     /// The analysis settings a configuration file may set; nil (or absent) leaves the default in force, and a
     /// command-line option overrides the file.
@@ -265,7 +248,7 @@ private struct NodeReader {
     init(file: String) { self.file = file }
 
     private func fail(_ node: Node?, _ field: String, _ problem: String) -> TraceAnalyzeError {
-        .invalidConfig(file: file, line: node?.mark?.line, field: field, problem: problem)
+        .invalidConfig(file: file, line: node?.line, field: field, problem: problem)
     }
 
     mutating func configuration(_ root: Node?) throws(TraceAnalyzeError) -> Configuration {
@@ -294,7 +277,7 @@ private struct NodeReader {
         if let node = map["fail-on"] {
             var words: [String] = []
             for (index, item) in try sequence(node, "fail-on").enumerated() {
-                guard let word = item.scalar?.string else { throw fail(item, "fail-on[\(index)]", "must be a word") }
+                guard let word = item.string else { throw fail(item, "fail-on[\(index)]", "must be a word") }
                 words.append(word)
             }
             switch FailurePolicy.parse(words) {
@@ -341,7 +324,7 @@ private struct NodeReader {
     /// A duration written like the command line's (`400ms`, `1.5s`, `2m`) or a number of milliseconds.
     private func duration(_ node: Node?, _ field: String) throws(TraceAnalyzeError) -> Double? {
         guard let node else { return nil }
-        guard let text = node.scalar?.string, let ms = DurationParser.milliseconds(text) else {
+        guard let text = node.string, let ms = DurationParser.milliseconds(text) else {
             throw fail(node, field, "is not a duration; write it like 400ms, 1.5s or 2m")
         }
         return ms
@@ -379,8 +362,8 @@ private struct NodeReader {
             }
             return nil
         }
-        guard let scalar = node.scalar else { throw fail(node, "\(field).\(key)", "must be a string") }
-        return scalar.string
+        guard let text = node.string else { throw fail(node, "\(field).\(key)", "must be a string") }
+        return text
     }
 
     private mutating func format(_ node: Node, _ field: String) throws(TraceAnalyzeError) -> LogFormat {
@@ -390,8 +373,8 @@ private struct NodeReader {
                 "id", "title", "origin", "pattern", "timestamp", "encoding", "furniture", "repeat", "rawContinuations",
                 "samples",
             ])
-        lines[field] = node.mark?.line
-        for (key, value) in map { lines["\(field).\(key)"] = value.mark?.line }
+        lines[field] = node.line
+        for (key, value) in map { lines["\(field).\(key)"] = value.line }
         guard let id = try string(map, "id", field, required: true), Self.isIdentifier(id) else {
             throw fail(map["id"], "\(field).id", "must be kebab-case letters, digits and dashes (my-app-log)")
         }
@@ -412,7 +395,7 @@ private struct NodeReader {
         }
         var furniture: [String] = []
         for (index, item) in try sequence(map["furniture"], "\(field).furniture").enumerated() {
-            guard let text = item.scalar?.string else {
+            guard let text = item.string else {
                 throw fail(item, "\(field).furniture[\(index)]", "must be a pattern string")
             }
             furniture.append(text)
@@ -439,8 +422,8 @@ private struct NodeReader {
     private mutating func sample(_ node: Node, _ field: String, owner: String) throws(TraceAnalyzeError)
         -> LogFormat.Sample
     {
-        if let line = node.scalar?.string {
-            lines["sample:\(owner):\(line)"] = node.mark?.line
+        if let line = node.string {
+            lines["sample:\(owner):\(line)"] = node.line
             return LogFormat.Sample(line: line)
         }
         let keys = [
@@ -449,7 +432,7 @@ private struct NodeReader {
         ]
         let map = try mapping(node, field, known: keys)
         guard let line = try string(map, "line", field, required: true) else { throw fail(node, field, "needs a line") }
-        lines["sample:\(owner):\(line)"] = map["line"]?.mark?.line
+        lines["sample:\(owner):\(line)"] = map["line"]?.line
         let kindName = try string(map, "kind", field) ?? "record"
         guard let kind = LogFormat.Sample.Kind(rawValue: kindName) else {
             throw fail(map["kind"], "\(field).kind", "use record, furniture or repeat")
@@ -468,8 +451,8 @@ private struct NodeReader {
 
     private mutating func prefix(_ node: Node, _ field: String) throws(TraceAnalyzeError) -> LinePrefix {
         let map = try mapping(node, field, known: ["id", "title", "pattern", "samples"])
-        lines[field] = node.mark?.line
-        for (key, value) in map { lines["\(field).\(key)"] = value.mark?.line }
+        lines[field] = node.line
+        for (key, value) in map { lines["\(field).\(key)"] = value.line }
         guard let id = try string(map, "id", field, required: true), Self.isIdentifier(id) else {
             throw fail(map["id"], "\(field).id", "must be kebab-case letters, digits and dashes")
         }
@@ -480,7 +463,7 @@ private struct NodeReader {
             guard let line = try string(sampleMap, "line", sampleField, required: true),
                 let format = try string(sampleMap, "format", sampleField, required: true)
             else { throw fail(item, sampleField, "needs line and format") }
-            lines["sample:\(field):\(line)"] = item.mark?.line
+            lines["sample:\(field):\(line)"] = item.line
             samples.append(LinePrefix.Sample(line: line, format: format))
         }
         return LinePrefix(
@@ -491,8 +474,8 @@ private struct NodeReader {
     private mutating func vocabularyEntry(_ node: Node, _ field: String) throws(TraceAnalyzeError) -> VocabularyEntry {
         let map = try mapping(
             node, field, known: ["id", "event", "message", "pattern", "keywords", "examples", "bait"])
-        lines[field] = node.mark?.line
-        for (key, value) in map { lines["\(field).\(key)"] = value.mark?.line }
+        lines[field] = node.line
+        for (key, value) in map { lines["\(field).\(key)"] = value.line }
         guard let id = try string(map, "id", field, required: true), Self.isIdentifier(id) else {
             throw fail(map["id"], "\(field).id", "must be kebab-case letters, digits and dashes (team-became-active)")
         }
@@ -506,10 +489,10 @@ private struct NodeReader {
         func list(_ key: String) throws(TraceAnalyzeError) -> [String] {
             var items: [String] = []
             for (index, item) in try sequence(map[key], "\(field).\(key)").enumerated() {
-                guard let text = item.scalar?.string else {
+                guard let text = item.string else {
                     throw fail(item, "\(field).\(key)[\(index)]", "must be a string")
                 }
-                lines["sample:\(field):\(text)"] = item.mark?.line
+                lines["sample:\(field):\(text)"] = item.line
                 items.append(text)
             }
             return items
@@ -525,7 +508,7 @@ private struct NodeReader {
             if keywords.isEmpty, let word = Self.longestWord(message) { keywords = [word] }
             if examples.isEmpty {
                 examples = [message]
-                lines["sample:\(field):\(message)"] = map["message"]?.mark?.line
+                lines["sample:\(field):\(message)"] = map["message"]?.line
             }
         case (nil, let pattern?):
             guard !keywords.isEmpty else {
@@ -534,7 +517,7 @@ private struct NodeReader {
                     "missing: list words every matching message contains (they keep the search fast), or use "
                         + "`message:` for a literal message")
             }
-            self.lines["\(field).pattern"] = map["pattern"]?.mark?.line
+            self.lines["\(field).pattern"] = map["pattern"]?.line
             if examples.isEmpty {
                 throw fail(map["pattern"], "\(field).examples", "missing: add real messages the pattern must match")
             }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension HTMLReporter {
     /// Every measured launch (or resume) of an app as a dot on a duration axis, the budget as a red line with the

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension HTMLReporter {
     /// One process drawn as an SVG swimlane: episodes as labelled bands on top, a row of marks (launch, exit,

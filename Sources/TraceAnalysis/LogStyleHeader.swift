@@ -1,5 +1,12 @@
-import Foundation
 import NativeKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads the lines of the `log` tool's three text styles (``LogFormat/logCompact``, ``LogFormat/logDefault``,
 /// ``LogFormat/logSyslog``), of its JSON lines (``LogFormat/logNDJSON``), of a device's syslog

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Runs the whole pipeline on any bytes — read, split lines, parse records, recognise events, follow the state
 /// machines, detect scenarios, write every report format — and checks what must hold whatever the input: every
 /// line accounted for, line numbers inside the input, violations on lines that hold an event, JSON that parses,
@@ -131,13 +129,6 @@ public enum PipelineCheck {
 
     /// The JSON report parses, as an object.
     private static func checkJSON(_ bytes: [UInt8]) -> [String] {
-        do {
-            guard try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any] else {
-                return ["the JSON report is not an object"]
-            }
-            return []
-        } catch {
-            return ["the JSON report does not parse: \(error)"]
-        }
+        JSONSyntax.objectProblem(bytes).map { [$0] } ?? []
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The time zone zone-less timestamps are read in: the machine's local zone unless `--timezone` says otherwise.
 public enum ZoneSetting: Sendable, Equatable, CustomStringConvertible {
     /// The local zone of the machine running the analysis (`TZ`, else `/etc/localtime`).
@@ -27,7 +25,7 @@ public enum ZoneSetting: Sendable, Equatable, CustomStringConvertible {
                 let magnitude = hours * 3600 + minutes * 60
                 self = .offset(sign == "-" ? -magnitude : magnitude)
             } else {
-                guard TimeZone(identifier: trimmed) != nil else { return nil }
+                guard ZoneInfo(named: trimmed) != nil else { return nil }
                 self = .named(trimmed)
             }
         }
@@ -36,7 +34,7 @@ public enum ZoneSetting: Sendable, Equatable, CustomStringConvertible {
     /// The zone's name as reports show it: `local time (Europe/Paris)`, `Europe/Paris`, `UTC`, `+02:00`.
     public var description: String {
         switch self {
-        case .local: return "local time (\(TimeZone.current.identifier))"
+        case .local: return "local time (\(ZoneInfo.local().identifier))"
         case .named(let name): return name
         case .offset(0): return "UTC"
         case .offset(let seconds):
@@ -60,7 +58,7 @@ public enum ZoneSetting: Sendable, Equatable, CustomStringConvertible {
 /// Finds the UTC offset of wall-clock times in a zone, caching it per wall-clock hour (the hot path asks once
 /// an hour of log, not once a line).
 struct ZoneResolver {
-    private let zone: TimeZone?
+    private let zone: ZoneInfo?
     private let fixed: Int32?
     /// The first microsecond of the hour whose offset is ``cachedOffset`` (none yet: an hour no log reaches).
     private var cachedHourStart = Int64.min
@@ -73,10 +71,10 @@ struct ZoneResolver {
             zone = nil
         case .local:
             fixed = nil
-            zone = TimeZone.current
+            zone = ZoneInfo.local()
         case .named(let name):
             fixed = nil
-            zone = TimeZone(identifier: name) ?? TimeZone(secondsFromGMT: 0)
+            zone = ZoneInfo(named: name) ?? ZoneInfo.utc
         }
     }
 
@@ -109,6 +107,6 @@ struct ZoneResolver {
     mutating func offset(atInstantSeconds seconds: Int64) -> Int32 {
         if let fixed { return fixed }
         guard let zone else { return 0 }
-        return Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        return zone.offset(atInstant: seconds)
     }
 }
