@@ -1,3 +1,5 @@
+import NativeKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -34,6 +36,27 @@ struct ZoneInfo: Sendable {
         "CST": "America/Chicago", "CDT": "America/Chicago", "EDT": "America/New_York",
         "AKST": "America/Anchorage", "AKDT": "America/Anchorage",
     ]
+
+    /// The machine's zone (``local()``), read once: every input's parser and dates ask for it.
+    static let machine = local()
+
+    /// The zones read so far by name, and those no file holds (each input's parser asks for its zone).
+    private final class Cache: @unchecked Sendable {
+        let lock = Lock()
+        var zones: [String: ZoneInfo?] = [:]
+    }
+
+    private static let cache = Cache()
+
+    /// The zone of a name, read once (``init(named:)``).
+    static func cached(named name: String) -> ZoneInfo? {
+        cache.lock.withLock {
+            if let zone = cache.zones[name] { return zone }
+            let zone = ZoneInfo(named: name)
+            cache.zones[name] = zone
+            return zone
+        }
+    }
 
     /// The zone of an IANA name (`Europe/Paris`, `UTC`, `EST5EDT`), nil when no zoneinfo file of that name reads.
     init?(named name: String) {

@@ -25,7 +25,7 @@ public enum ZoneSetting: Sendable, Equatable, CustomStringConvertible {
                 let magnitude = hours * 3600 + minutes * 60
                 self = .offset(sign == "-" ? -magnitude : magnitude)
             } else {
-                guard ZoneInfo(named: trimmed) != nil else { return nil }
+                guard ZoneInfo.cached(named: trimmed) != nil else { return nil }
                 self = .named(trimmed)
             }
         }
@@ -34,7 +34,7 @@ public enum ZoneSetting: Sendable, Equatable, CustomStringConvertible {
     /// The zone's name as reports show it: `local time (Europe/Paris)`, `Europe/Paris`, `UTC`, `+02:00`.
     public var description: String {
         switch self {
-        case .local: return "local time (\(ZoneInfo.local().identifier))"
+        case .local: return "local time (\(ZoneInfo.machine.identifier))"
         case .named(let name): return name
         case .offset(0): return "UTC"
         case .offset(let seconds):
@@ -71,10 +71,10 @@ struct ZoneResolver {
             zone = nil
         case .local:
             fixed = nil
-            zone = ZoneInfo.local()
+            zone = ZoneInfo.machine
         case .named(let name):
             fixed = nil
-            zone = ZoneInfo(named: name) ?? ZoneInfo.utc
+            zone = ZoneInfo.cached(named: name) ?? ZoneInfo.utc
         }
     }
 

@@ -87,6 +87,8 @@ struct ZoneInfoTests {
     func namesWithoutAZoneFileAreRefused(_ name: String) {
         #expect(ZoneInfo(named: name) == nil)
         #expect(ZoneSetting(name) == nil)
+        #expect(ZoneInfo.cached(named: name) == nil)  // and again, from the cache
+        #expect(ZoneInfo.cached(named: name) == nil)
     }
 
     /// The abbreviations ICU took are still taken, as the zones they stand for.
@@ -94,6 +96,7 @@ struct ZoneInfoTests {
         let pacific = try #require(ZoneInfo(named: "PST"))
         #expect(pacific.identifier == "PST")
         #expect(pacific.offset(atInstant: 1_720_000_000) == -25_200)  // July 2024: daylight time
+        for _ in 0..<2 { #expect(ZoneInfo.cached(named: "PST")?.offset(atInstant: 1_720_000_000) == -25_200) }
         #expect(ZoneSetting("PST") == .named("PST"))
     }
 
