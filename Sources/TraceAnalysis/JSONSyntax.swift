@@ -43,48 +43,42 @@ enum JSONSyntax {
             space()
             switch peek {
             case UInt8(ascii: "{"):
-                index += 1
-                space()
-                if peek == UInt8(ascii: "}") {
-                    index += 1
-                    return
-                }
-                while true {
-                    space()
-                    try string()
-                    space()
-                    try expect(UInt8(ascii: ":"))
-                    try value(depth: depth + 1)
-                    space()
-                    if peek == UInt8(ascii: ",") {
-                        index += 1
-                        continue
-                    }
-                    try expect(UInt8(ascii: "}"))
-                    return
+                try list(closedBy: UInt8(ascii: "}")) { (checker) throws(Failure) in
+                    checker.space()
+                    try checker.string()
+                    checker.space()
+                    try checker.expect(UInt8(ascii: ":"))
+                    try checker.value(depth: depth + 1)
                 }
             case UInt8(ascii: "["):
-                index += 1
-                space()
-                if peek == UInt8(ascii: "]") {
-                    index += 1
-                    return
-                }
-                while true {
-                    try value(depth: depth + 1)
-                    space()
-                    if peek == UInt8(ascii: ",") {
-                        index += 1
-                        continue
-                    }
-                    try expect(UInt8(ascii: "]"))
-                    return
+                try list(closedBy: UInt8(ascii: "]")) { (checker) throws(Failure) in try checker.value(depth: depth + 1)
                 }
             case UInt8(ascii: "\""): try string()
             case UInt8(ascii: "t"): try word("true")
             case UInt8(ascii: "f"): try word("false")
             case UInt8(ascii: "n"): try word("null")
             default: try number()
+            }
+        }
+
+        /// An object's members or an array's items, from its opening byte: `item` for each, commas between, up to
+        /// `close`.
+        mutating func list(closedBy close: UInt8, _ item: (inout Checker) throws(Failure) -> Void) throws(Failure) {
+            index += 1
+            space()
+            if peek == close {
+                index += 1
+                return
+            }
+            while true {
+                try item(&self)
+                space()
+                if peek == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                try expect(close)
+                return
             }
         }
 

@@ -64,7 +64,7 @@ struct ZoneInfo: Sendable {
         let parts = file.split(separator: "/", omittingEmptySubsequences: false)
         guard !file.isEmpty, !file.hasPrefix("/"),
             parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
-            !["posixrules", "localtime", "Factory"].contains(file), parts[0] != "posix", parts[0] != "right"
+            !["posixrules", "localtime"].contains(file), parts[0] != "posix", parts[0] != "right"
         else { return nil }
         for folder in Self.directories {
             if let zone = Self.read(path: folder + "/" + file, identifier: name) {
@@ -265,7 +265,9 @@ struct PosixRule: Sendable {
 
     init?(_ text: String) {
         var scanner = Scanner(Array(text.utf8))
-        guard scanner.name(), let standardWest = scanner.offset() else { return nil }
+        // An offset is less than 25 hours either way (RFC 8536); a larger one is not a zone's.
+        let limit = 25 * 3600
+        guard scanner.name(), let standardWest = scanner.offset(), abs(standardWest) < limit else { return nil }
         standard = Int32(-standardWest)
         guard !scanner.atEnd else {
             (daylight, start, end) = (nil, nil, nil)
@@ -274,7 +276,7 @@ struct PosixRule: Sendable {
         guard scanner.name() else { return nil }
         var daylightWest = standardWest - 3600
         if !scanner.atEnd, scanner.peek != UInt8(ascii: ",") {
-            guard let west = scanner.offset() else { return nil }
+            guard let west = scanner.offset(), abs(west) < limit else { return nil }
             daylightWest = west
         }
         daylight = Int32(-daylightWest)

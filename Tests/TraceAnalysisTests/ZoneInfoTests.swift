@@ -76,6 +76,7 @@ struct ZoneInfoTests {
 
     @Test(arguments: [
         "", "E", "EST", "EST5EDT,M3.2.0", "EST5EDT,M13.1.0,M11.1.0", "<+03", "EST5EDT,M3.2.0,M11.1.0,x", "EST+",
+        "AAA999999", "AAA0BBB999999,J1,J2",
     ])
     func brokenRulesAreRefused(_ text: String) {
         #expect(PosixRule(text) == nil)
