@@ -100,4 +100,40 @@ struct YAMLTests {
         }
         #expect(first == "item 0" && last == "item 19999" && items[19_999].line == 20_000)
     }
+
+    /// Random texts built from YAML's own punctuation, and a configuration cut and changed at random: each is a tree or
+    /// a failure with a line inside the text, never a crash or a hang.
+    @Test func randomTextsComposeOrFailWithALine() {
+        var random = Random(seed: 42)
+        let pieces = [
+            "-", " ", "  ", "\n", ":", "? ", "[", "]", "{", "}", ",", "&a", "*a", "!!str", "!x", "|", ">", "'", "\"",
+            "#",
+            "a", "key", "1", "---", "...", "%YAML 1.1", "\t", "\\", "\u{e9}", "\r\n",
+        ]
+        let configuration =
+            "version: 1\nbudgets:\n  launch: 400ms\nformats:\n  - id: x\n    pattern: '^(?<message>.*)$'\n"
+        for round in 0..<3000 {
+            var text: String
+            if round % 2 == 0 {
+                text = (0..<Int(random.next() % 40)).map { _ in random.pick(pieces) }.joined()
+            } else {
+                var bytes = Array(configuration.utf8)
+                for _ in 0..<Int(1 + random.next() % 4) {
+                    let at = Int(random.next() % UInt64(bytes.count))
+                    bytes[at] = Array(random.pick(pieces).utf8).first ?? 0x20
+                }
+                text = String(decoding: bytes.prefix(Int(random.next() % UInt64(bytes.count + 1))), as: UTF8.self)
+            }
+            // A line break is LF, CR or both (and NEL, LS, PS, which the pieces do not hold).
+            let lines = text.utf8.count { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") } + 2
+            do {
+                _ = try YAML.compose(text)
+            } catch {
+                switch error {
+                case .syntax(_, let line), .duplicateKeys(_, let line): #expect((1...lines).contains(line), "\(text)")
+                case .reader(_, let offset, _): #expect(offset <= text.utf8.count, "\(text)")
+                }
+            }
+        }
+    }
 }
