@@ -32,17 +32,16 @@ extension YAML.Node {
         return text
     }
 
-    /// The text of a plain scalar with `_` taken out, its sign apart.
-    private var number: (negative: Bool, signed: Bool, digits: Substring)? {
+    /// The text of a plain scalar with `_` taken out and its sign apart.
+    private var number: (negative: Bool, digits: Substring)? {
         guard case .scalar(let text, plain: true, _) = content else { return nil }
         let bare = text.filter { $0 != "_" }
         let negative = bare.hasPrefix("-")
-        let signed = negative || bare.hasPrefix("+")
-        return (negative, signed, bare.dropFirst(signed ? 1 : 0)[...])
+        return (negative, bare.dropFirst(negative || bare.hasPrefix("+") ? 1 : 0)[...])
     }
 
     var int: Int? {
-        guard let (negative, _, digits) = number else { return nil }
+        guard let (negative, digits) = number else { return nil }
         if digits == "0" { return 0 }
         let sign = negative ? "-" : ""
         for (prefix, radix) in [("0x", 16), ("0b", 2), ("0o", 8), ("0", 8)] where digits.hasPrefix(prefix) {
@@ -53,7 +52,7 @@ extension YAML.Node {
     }
 
     var float: Double? {
-        guard let (negative, _, digits) = number else { return nil }
+        guard let (negative, digits) = number else { return nil }
         switch digits.lowercased() {
         case ".inf": return negative ? -.infinity : .infinity
         case ".nan": return .nan
