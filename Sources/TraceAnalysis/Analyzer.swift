@@ -1352,9 +1352,8 @@ struct InputAnalysis {
         if parser.assumedZone { summary.assumedZone = options.zone.description }
         summary.patternFailures = failureLog.failures.map { failure in
             var failure = failure
-            let ids = failure.owner.split(separator: " ", maxSplits: 1).dropFirst().first?.split(separator: ", ").map(
-                String.init)
-            let origins = (ids ?? []).compactMap { patternOrigins[$0] }
+            let ids = failure.owner.split(separator: " ", maxSplits: 1).dropFirst().first?.split(separator: ", ") ?? []
+            let origins = ids.compactMap { patternOrigins[String($0)] }
             if !origins.isEmpty { failure.owner += " (\(origins.joined(separator: ", ")))" }
             return failure
         }

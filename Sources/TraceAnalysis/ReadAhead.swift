@@ -84,10 +84,10 @@ final class ChunkSource: @unchecked Sendable {
 
 /// A thread that fills a ``LineReader``'s next chunks from its ``ChunkSource``, and marks them, while the reader hands
 /// out the lines of one: the kernel's copy of a file (a fifth of an analysis) and the marking scan, or the inflating of
-/// gzip (whose chunks the reader marks), move off the reader's thread. The chunks go round ``slotCount`` buffers, each with room before its bytes for
-/// the reader's unfinished line (``headroom``) and readable padding after them, and bitmaps of marks for the whole;
-/// the reader takes them in order, gives each back once it has moved on, and stops the thread when it is done (at
-/// the end of the input, on an error, or early).
+/// gzip (whose chunks the reader marks), move off the reader's thread. The chunks go round ``slotCount`` buffers, each
+/// with room before its bytes for the reader's unfinished line (``headroom``) and readable padding after them, and
+/// bitmaps of marks for the whole; the reader takes them in order, gives each back once it has moved on, and stops the
+/// thread when it is done (at the end of the input, on an error, or early).
 final class ReadAhead: @unchecked Sendable {
     /// A filled chunk: `count` bytes in `slot` after its ``headroom`` (``room(_:)``; 0 at the end of the input), or
     /// the error that ended the reading.
@@ -131,8 +131,9 @@ final class ReadAhead: @unchecked Sendable {
     /// `padding` zeroed bytes after it, and, unless it inflates (the reader then marks them, ``Chunk/marked``),
     /// marking their line feeds when `marking`, and where a literal of `keywords` can begin when given
     /// (``LineReader/mark(_:keywords:newlines:candidates:verifyingWithin:)``), checked here, off the reader's thread,
-    /// with the lines a run of headers leaves whatever their header (``HeaderRun/loudLines(_:newlines:candidates:into:)``;
-    /// ``Chunk/checked``); nil when no thread can be started (the reader then reads on its own thread).
+    /// with the lines a run of headers leaves whatever their header
+    /// (``HeaderRun/loudLines(_:newlines:candidates:into:)``; ``Chunk/checked``); nil when no thread can be started
+    /// (the reader then reads on its own thread).
     init?(
         _ source: ChunkSource, chunkSize: Int, headroom: Int, padding: Int, marking: Bool,
         keywords: LiteralSearch.Handle?

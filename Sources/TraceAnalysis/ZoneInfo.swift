@@ -37,8 +37,9 @@ struct ZoneInfo: Sendable {
         "AKST": "America/Anchorage", "AKDT": "America/Anchorage",
     ]
 
-    /// The machine's zone (``local()``), read once: every input's parser and dates ask for it.
-    static let machine = local()
+    /// The machine's zone (``local(tz:)`` of this process's `TZ`), read once: every input's parser and dates ask for
+    /// it.
+    static let machine = local(tz: getenv("TZ").map { String(cString: $0) })
 
     /// The zones read so far by name, and those no file holds (each input's parser asks for its zone).
     private final class Cache: @unchecked Sendable {
@@ -75,11 +76,8 @@ struct ZoneInfo: Sendable {
         return nil
     }
 
-    /// The machine's zone: `TZ` (a zone name, `:name`, or a zoneinfo file's path), else `/etc/localtime`, named by
-    /// where its link points (`Etc/UTC`); UTC when neither reads.
-    static func local() -> ZoneInfo { local(tz: getenv("TZ").map { String(cString: $0) }) }
-
-    /// The machine's zone for a value of `TZ`.
+    /// The machine's zone for a value of `TZ` (a zone name, `:name`, or a zoneinfo file's path), else
+    /// `/etc/localtime`, named by where its link points (`Etc/UTC`); UTC when neither reads.
     static func local(tz: String?) -> ZoneInfo {
         if var name = tz, !name.isEmpty {
             if name.hasPrefix(":") { name.removeFirst() }

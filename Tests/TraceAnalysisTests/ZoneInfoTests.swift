@@ -107,7 +107,7 @@ struct ZoneInfoTests {
             ZoneInfo.directories.first { FileManager.default.fileExists(atPath: $0 + "/Europe/Paris") })
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path + "/Europe/Paris")))
         #expect(ZoneInfo.parse(bytes, identifier: "x") != nil)
-        for cut in stride(from: 0, to: bytes.count - 1, by: 7) where cut < 44 || cut < bytes.count - 40 {
+        for cut in stride(from: 0, to: bytes.count, by: 7) {
             _ = ZoneInfo.parse(Array(bytes[..<cut]), identifier: "x")  // nil or a zone: no crash
         }
         #expect(ZoneInfo.parse(Array(bytes[..<43]), identifier: "x") == nil)
