@@ -264,8 +264,10 @@ struct Incarnations {
 
     // MARK: Hashing
 
-    /// Mixed into every hash, drawn per input, so an input cannot choose pids that collide.
-    private let seed = UInt64.random(in: .min ... .max)
+    /// Mixed into every hash, so an input cannot choose pids that collide: drawn once a run, as the standard
+    /// library's `Hasher` draws its seed (drawn per input, it cost a batch two `getrandom` calls a capture).
+    private static let runSeed = UInt64.random(in: .min ... .max)
+    private let seed = Incarnations.runSeed
 
     private func hash(_ pid: Int) -> UInt64 { Self.hash(pid, seed) }
     private func hash(_ name: UInt32, _ pid: Int) -> UInt64 { Self.hash(name, pid, seed) }
