@@ -3,13 +3,15 @@
 # analysed in one run. Prints wall time, CPU time (user + system), CPU use (CPU time / wall time: 2.0 means both
 # cores busy) and peak RSS, for --jobs 1 and for the default (one job per core), run in turn RUNS times, each the run
 # with the median wall time, then the speed-up: median wall time of --jobs 1 / median wall time of the default, and
-# the median of each round's ratio.
+# the median of each round's ratio. Then what the host gives two independent processes at that time: two runs of
+# --jobs 1, each on half the folders, one after the other and then side by side, RUNS rounds (HOST_CEILING=0 skips
+# them): a speed-up the host's two CPUs allow, to read the default's against.
 #
 #   Scripts/batch-benchmark.sh              # 1000 captures of about 200 KB
 #   COUNT=100 SIZE=50KB Scripts/batch-benchmark.sh
 #
 # Environment: COUNT (1000), SIZE (200KB per capture), RUNS (5), BUILD_DIR (.build-release), SKIP_BUILD=1,
-# FORMATS (extra reports, default "--report markdown=/dev/null --report junit=/dev/null").
+# FORMATS (extra reports, default "--report markdown=/dev/null --report junit=/dev/null"), HOST_CEILING (1).
 # Captures are kept in bench-data/batch-COUNT-SIZE/ (git-ignored) and reused.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -83,3 +85,39 @@ round=$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p")
 awk -v a="$serial" -v b="$median" -v r="$round" 'BEGIN {
     printf "speed-up: median --jobs 1 / median default %.2fx; round by round (median of each round'"'"'s) %.2fx\n",
         a / b, r }'
+
+[[ ${HOST_CEILING:-1} == 1 ]] || exit 0
+mapfile -t folders < <(find "$DIR" -mindepth 1 -maxdepth 1 -type d | sort)
+half=$((${#folders[@]} / 2))
+first=("${folders[@]:0:half}")
+second=("${folders[@]:half}")
+halves() {
+    # Exit code 1 (findings) is expected, as above.
+    "$BIN/trace-analyze" --jobs 1 --no-progress $FORMATS "$@" > /dev/null 2> /dev/null || true
+}
+echo "==> $RUNS round(s) of two --jobs 1 processes, each on ${#first[@]} or ${#second[@]} of the ${#folders[@]} folders:" \
+    "one after the other, then side by side" >&2
+pairs=()
+for ((i = 0; i < RUNS; i++)); do
+    start=$(date +%s%N)
+    halves "${first[@]}"
+    halves "${second[@]}"
+    middle=$(date +%s%N)
+    halves "${first[@]}" &
+    halves "${second[@]}"
+    wait
+    end=$(date +%s%N)
+    pairs+=("$(((middle - start) / 1000)) $(((end - middle) / 1000))")
+done
+printf '%s\n' "${pairs[@]}" | awk -v runs="$RUNS" -v round="$round" '
+    { serial[NR] = $1; side[NR] = $2; ratio[NR] = $1 / $2 }
+    function median(a, n,    i, j, t) {
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+        return a[int((n + 1) / 2)]
+    }
+    END {
+        s = median(serial, runs); p = median(side, runs); r = median(ratio, runs)
+        printf "two processes, a half each: one after the other %.2f s, side by side %.2f s\n", s / 1e6, p / 1e6
+        printf "host ceiling: two processes side by side %.2fx round by round; the default jobs %.2fx (%.0f %% of it)\n",
+            r, round, 100 * round / r
+    }'
