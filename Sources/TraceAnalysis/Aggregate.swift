@@ -100,17 +100,33 @@ public struct Aggregate: Sendable {
     /// file as they are read, so none is held longer than it takes to count it.
     public init(_ report: AnalysisReport) {
         var byName: [String: AppTally] = [:]
-        var byInput: [String: InputTally] = [:]
+        // The inputs by number (the first of a name), so that a process's input is looked up once, not hashed for
+        // each tally: a batch's processes come input after input, and most are looked up not at all.
+        var numbers: [String: Int] = [:]
+        for input in report.inputs where numbers[input.name] == nil { numbers[input.name] = numbers.count }
+        var byInput = Array(repeating: InputTally(), count: numbers.count)
+        var last: (name: String, number: Int)?
         let folder = report.options.spillFolder
         for process in report.processes.withoutEvents {
+            let number: Int
+            if let last, last.name == process.input {
+                number = last.number
+            } else if let known = numbers[process.input] {
+                number = known
+            } else {
+                number = numbers.count
+                numbers[process.input] = number
+                byInput.append(InputTally())
+            }
+            last = (process.input, number)
             // One pass over a process's episodes for both (a process may have hundreds of thousands, read back from
             // the spill file).
-            let episodes = byName[Self.appName(process), default: AppTally(folder: folder)].add(process)
-            byInput[process.input, default: InputTally()].add(process, episodes)
+            let episodes = byName[Self.appName(process), default: AppTally(folder: folder)].add(process, input: number)
+            byInput[number].add(process, episodes)
         }
         apps = byName.sorted { $0.key < $1.key }.map { $0.value.app($0.key, report.options) }
         inputs = report.inputs.map { input in
-            let tally = byInput[input.name] ?? InputTally()
+            let tally = numbers[input.name].map { byInput[$0] } ?? InputTally()
             return InputRow(
                 name: input.name, format: input.format, lines: input.lines, unparsedLines: input.unparsedLines,
                 processes: tally.processes, lifecycleEvents: input.lifecycleEvents, launches: tally.launches,
@@ -127,7 +143,8 @@ public struct Aggregate: Sendable {
     /// One app's figures as its processes go by.
     private struct AppTally {
         var processes = 0
-        var inputs: Set<String> = []
+        /// The inputs' numbers (``Aggregate/init(_:)``'s).
+        var inputs: Set<Int> = []
         var launchesSeen = 0
         var launchDurations: Durations
         var launchesOverBudget = 0
@@ -145,12 +162,12 @@ public struct Aggregate: Sendable {
             resumeDurations = Durations(folder: folder)
         }
 
-        /// Adds `process`, and gives what its input's tally counts of its episodes.
-        mutating func add(_ process: ProcessReport) -> EpisodeCounts {
+        /// Adds `process`, from the input numbered `input`, and gives what its input's tally counts of its episodes.
+        mutating func add(_ process: ProcessReport, input: Int) -> EpisodeCounts {
             let before = EpisodeCounts(
                 overBudget: episodes.resumesOverBudget, killedInForeground: episodes.killedInForeground)
             processes += 1
-            inputs.insert(process.input)
+            inputs.insert(input)
             if let launch = process.launch {
                 launchesSeen += 1
                 if let duration = launch.durationMs {

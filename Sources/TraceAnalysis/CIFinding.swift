@@ -166,11 +166,12 @@ struct CIFinding: Sendable {
             CIFinding.forEach(in: report) { add($1, at: $0) }
         }
 
-        /// The findings of `process` (the one at `index`), in line order.
+        /// The findings of `process` (the one at `index`), in line order. With a `limit` of 0 they are only
+        /// counted, and not worded (``CIFinding/detail`` and ``CIFinding/process`` empty, never shown).
         init(_ process: ProcessReport, at index: Int, options: AnalysisOptions, limit: Int) {
             self.init(limit: limit)
             var made = 0
-            CIFinding.forEach(of: process, at: index, options: options) { finding in
+            CIFinding.forEach(of: process, at: index, options: options, worded: limit > 0) { finding in
                 add(finding, at: (0, finding.line, made))
                 made += 1
             }
@@ -188,18 +189,21 @@ struct CIFinding: Sendable {
         }
     }
 
-    /// Every finding of one process (the one at `index`), in the order made.
+    /// Every finding of one process (the one at `index`), in the order made; without `worded`, with an empty
+    /// ``detail`` and ``process`` (for counting: JUnit's suites count a process's failures before its case lists
+    /// them, and the words were most of that count's cost).
     private static func forEach(
-        of process: ProcessReport, at index: Int, options: AnalysisOptions, _ body: (CIFinding) -> Void
+        of process: ProcessReport, at index: Int, options: AnalysisOptions, worded: Bool = true,
+        _ body: (CIFinding) -> Void
     ) {
         // Worked out at the first finding, once.
         var shownName: String?
-        func add(_ kind: Kind, _ line: Int, _ endLine: Int?, _ detail: String) {
-            let name = shownName ?? process.displayName
+        func add(_ kind: Kind, _ line: Int, _ endLine: Int?, _ detail: @autoclosure () -> String) {
+            let name = worded ? shownName ?? process.displayName : ""
             shownName = name
             var finding = CIFinding(
                 kind: kind, input: process.input, line: line, endLine: endLine, processIndex: index,
-                process: name, detail: detail, failing: false)
+                process: name, detail: worded ? detail() : "", failing: false)
             finding.failing = finding.policyFinding.map(options.failOn.fails(on:)) ?? false
             body(finding)
         }
@@ -212,11 +216,14 @@ struct CIFinding: Sendable {
             var watchdog: String {
                 "in watchdog territory (0x8badf00d at about \(DurationFormat.text(options.watchdog(for: process.name))))"
             }
-            if launch.overBudget {
+            var overBudget: String {
                 var detail = took + ", over its \(DurationFormat.text(launch.budgetMs)) budget by "
                 detail += DurationFormat.text(duration - launch.budgetMs)
                 if launch.watchdogRisk { detail += "; " + watchdog }
-                add(.launchOverBudget, launch.startLine, launch.endLine, detail)
+                return detail
+            }
+            if launch.overBudget {
+                add(.launchOverBudget, launch.startLine, launch.endLine, overBudget)
             } else if launch.watchdogRisk {
                 add(.watchdogRisk, launch.startLine, launch.endLine, took + ", " + watchdog)
             }
@@ -225,8 +232,10 @@ struct CIFinding: Sendable {
         let listed = process.episodeTally.map { $0.resumesOverBudget > 0 || $0.killedInForeground > 0 } ?? true
         for episode in listed ? process.episodes : [] {
             if episode.overBudget, let duration = episode.durationMs, let budget = episode.budgetMs {
-                var detail = "resume (willEnterForeground → didBecomeActive) took \(DurationFormat.text(duration)), "
-                detail += "over its \(DurationFormat.text(budget)) budget by \(DurationFormat.text(duration - budget))"
+                var detail: String {
+                    "resume (willEnterForeground → didBecomeActive) took \(DurationFormat.text(duration)), "
+                        + "over its \(DurationFormat.text(budget)) budget by \(DurationFormat.text(duration - budget))"
+                }
                 add(.resumeOverBudget, episode.startLine, episode.endLine, detail)
             }
             if episode.scenario == .killedInForeground {
@@ -235,10 +244,14 @@ struct CIFinding: Sendable {
         }
         let unlisted = process.clockAnomalyCount - process.clockAnomalies.count
         for (position, anomaly) in process.clockAnomalies.enumerated() {
-            var detail = "timestamp \(anomaly.time.timeOfDay) is \(DurationFormat.text(anomaly.backwardsMs)) earlier "
-            detail += "than line \(anomaly.previousLine)'s \(anomaly.previousTime.timeOfDay) (kept in input order)"
-            if unlisted > 0, position == process.clockAnomalies.count - 1 {
-                detail += "; \(unlisted) more in this process not listed"
+            var detail: String {
+                let backwards = DurationFormat.text(anomaly.backwardsMs)
+                var detail = "timestamp \(anomaly.time.timeOfDay) is \(backwards) earlier "
+                detail += "than line \(anomaly.previousLine)'s \(anomaly.previousTime.timeOfDay) (kept in input order)"
+                if unlisted > 0, position == process.clockAnomalies.count - 1 {
+                    detail += "; \(unlisted) more in this process not listed"
+                }
+                return detail
             }
             add(.clockAnomaly, anomaly.line, nil, detail)
         }

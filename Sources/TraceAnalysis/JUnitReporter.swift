@@ -88,8 +88,9 @@ public enum JUnitReporter {
                 var last: Timestamp?
                 for position in indices {
                     let process = report.processes.withoutEvents[position]
-                    let repeated = seenNames.contains(process.displayName)
-                    seenNames.insert(caseName(process, repeated: repeated))
+                    let name = process.displayName
+                    let repeated = seenNames.contains(name)
+                    seenNames.insert(caseName(name, process, repeated: repeated))
                     pieces.append(.testCase(process: position, suite: index, repeatedName: repeated))
                     suite.counts.tests += 1
                     // Counted only, none kept.
@@ -123,8 +124,8 @@ public enum JUnitReporter {
 
         /// A case's name: its process's, with the process's first line when an earlier case of the suite has that
         /// name (two incarnations with one name and pid, a reused pid, stay two test cases).
-        private static func caseName(_ process: ProcessReport, repeated: Bool) -> String {
-            repeated ? process.displayName + " from line \(process.firstLine)" : process.displayName
+        private static func caseName(_ displayName: String, _ process: ProcessReport, repeated: Bool) -> String {
+            repeated ? displayName + " from line \(process.firstLine)" : displayName
         }
 
         func render(_ index: Int) -> [UInt8] {
@@ -135,7 +136,7 @@ public enum JUnitReporter {
                 let process = report.processes.withoutEvents[position]
                 let findings = CIFinding.Digest(
                     process, at: position, options: report.options, limit: JUnitReporter.listedFindings)
-                let name = Self.caseName(process, repeated: repeatedName)
+                let name = Self.caseName(process.displayName, process, repeated: repeatedName)
                 testCase(process, name: name, suites[suite].classname, findings, report, &out)
             case .suiteEnd(let input):
                 if let closing = suites[input].closing { write(closing, suites[input].classname, &out) }
@@ -224,7 +225,7 @@ public enum JUnitReporter {
         }
         if let launch = process.launch {
             out.append("\n")
-            out.append(launchNote(launch), escaping: String.xmlText)
+            launchNote(launch, &out)
         }
         if !process.episodes.isEmpty {
             out.append("\n")
@@ -281,20 +282,31 @@ public enum JUnitReporter {
         }
     }
 
-    private static func launchNote(_ launch: LaunchReport) -> String {
-        let budget = DurationFormat.text(launch.budgetMs)
+    /// `launch: 1.2 s to active (budget 400 ms), over budget`, or why it has no duration, written into `out`
+    /// (escaped where it quotes a configured reason).
+    private static func launchNote(_ launch: LaunchReport, _ out: inout ReportText) {
         guard let duration = launch.durationMs else {
-            if launch.excluded { return "launch: not checked (\(launch.excludedReason ?? "excluded")), never active" }
-            return launch.endLine == nil
-                ? "launch: never became active in this log" : "launch: no timestamps to measure"
+            if launch.excluded {
+                out.append("launch: not checked (")
+                out.append(launch.excludedReason ?? "excluded", escaping: String.xmlText)
+                out.append("), never active")
+            } else {
+                out.append(
+                    launch.endLine == nil
+                        ? "launch: never became active in this log" : "launch: no timestamps to measure")
+            }
+            return
         }
-        var note = "launch: \(DurationFormat.text(duration)) to active (budget \(budget))"
+        out.append("launch: ")
+        out.appendDuration(duration)
+        out.append(" to active (budget ")
+        out.appendDuration(launch.budgetMs)
         if launch.excluded {
-            note += ", not checked: \(launch.excludedReason ?? "excluded")"
+            out.append("), not checked: ")
+            out.append(launch.excludedReason ?? "excluded", escaping: String.xmlText)
         } else {
-            note += launch.overBudget ? ", over budget" : ", within budget"
+            out.append(launch.overBudget ? "), over budget" : "), within budget")
         }
-        return note
     }
 
     /// The test-case class an input's cases belong to: its path without the extension, folders joined by dots
@@ -308,19 +320,37 @@ public enum JUnitReporter {
         return characterClassname(input)
     }
 
-    /// ``classname(_:)`` of an ASCII path, over its bytes.
+    /// ``classname(_:)`` of an ASCII path, over its bytes: the parts between slashes but empty ones and `.`, the
+    /// last without its extension, joined by dots, their own dots made `_` (one pass, one array of parts).
     static func asciiClassname(_ input: String) -> String {
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        var parts = Array(input.utf8).split(separator: slash).filter { !($0.count == 1 && $0.first == dot) }
-        if let last = parts.last, let end = last.lastIndex(of: dot), end != last.startIndex {
-            parts[parts.count - 1] = last[..<end]
+        var input = input
+        return input.withUTF8 { bytes in
+            var parts: [Range<Int>] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == slash {
+                if index > start, index - start > 1 || bytes[start] != dot { parts.append(start..<index) }
+                start = index + 1
+            }
+            guard let last = parts.last else { return "trace-analyze" }
+            if let end = bytes[last].lastIndex(of: dot), end != last.lowerBound {
+                parts[parts.count - 1] = last.lowerBound..<end
+            }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                var count = 0
+                for (index, part) in parts.enumerated() {
+                    if index > 0 {
+                        out[count] = dot
+                        count += 1
+                    }
+                    for byte in bytes[part] {
+                        out[count] = byte == dot ? UInt8(ascii: "_") : byte
+                        count += 1
+                    }
+                }
+                return count
+            }
         }
-        var bytes: [UInt8] = []
-        for (index, part) in parts.enumerated() {
-            if index > 0 { bytes.append(dot) }
-            bytes += part.map { $0 == dot ? UInt8(ascii: "_") : $0 }
-        }
-        return bytes.isEmpty ? "trace-analyze" : String(decoding: bytes, as: UTF8.self)
     }
 
     /// ``classname(_:)`` over the path's characters.

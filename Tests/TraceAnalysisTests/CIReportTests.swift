@@ -65,6 +65,30 @@ struct CIReportTests {
 
     // MARK: JUnit
 
+    /// JUnit's suites count a process's findings without wording them (a digest of limit 0): the counts are those
+    /// of the findings listed with their words, on the samples and the hostile capture (violations, launches,
+    /// clock anomalies, a kill).
+    @Test func findingsCountedWithoutWordsAreTheListedOnes() throws {
+        var failing = 0
+        var clockAnomalies = 0
+        for report in [try TestSupport.analyzeAllSamples(), try Self.hostileReport()] {
+            for index in report.processes.indices {
+                let process = report.processes.withoutEvents[index]
+                let counted = CIFinding.Digest(process, at: index, options: report.options, limit: 0)
+                let listed = CIFinding.Digest(process, at: index, options: report.options, limit: CIFinding.listed)
+                #expect(counted.first.count == listed.first.count)
+                #expect(counted.failing.count == listed.failing.count)
+                #expect(counted.reported.count == listed.reported.count)
+                #expect(counted.failingByInput == listed.failingByInput)
+                #expect(counted.reportedByInput == listed.reportedByInput)
+                #expect(counted.first.findings.isEmpty && listed.first.more == 0)
+                failing += listed.failing.count
+                clockAnomalies += listed.first.findings.filter { $0.kind == .clockAnomaly }.count
+            }
+        }
+        #expect(failing > 0 && clockAnomalies > 0)
+    }
+
     @Test(.enabled(if: xmllintAvailable || inCI))
     func junitOfTheSamplesValidatesAgainstTheSchema() throws {
         try expectValid(JUnitReporter.render(try TestSupport.analyzeAllSamples()))
