@@ -3,9 +3,10 @@
 # analysed in one run. Prints wall time, CPU time (user + system), CPU use (CPU time / wall time: 2.0 means both
 # cores busy) and peak RSS, for --jobs 1 and for the default (one job per core), run in turn RUNS times, each the run
 # with the median wall time, then the speed-up: median wall time of --jobs 1 / median wall time of the default, and
-# the median of each round's ratio. Then what the host gives two independent processes at that time: two runs of
-# --jobs 1, each on half the folders, one after the other and then side by side, RUNS rounds (HOST_CEILING=0 skips
-# them): a speed-up the host's two CPUs allow, to read the default's against.
+# the median of each round's ratio. Each round then times what the host gives two independent processes at that
+# moment (HOST_CEILING=0 skips it): two runs of --jobs 1, each on half the folders, one after the other and then side
+# by side: a speed-up the host's two CPUs allow, to read the default's against (in the same rounds: the host's speed
+# moves from minute to minute).
 #
 #   Scripts/batch-benchmark.sh              # 1000 captures of about 200 KB
 #   COUNT=100 SIZE=50KB Scripts/batch-benchmark.sh
