@@ -402,6 +402,28 @@ struct CIReportTests {
         #expect("line\nbreak".markdownEscaped == #"line\\u{a}break"#)
     }
 
+    /// Text the Markdown escaping leaves as it is skips the scalar-by-scalar pass: on made and random texts of
+    /// plain and special pieces, the quick answer is the pass's.
+    @Test func markdownEscapingLeavesInertTextAsItIs() {
+        let path = "bench-data/batch-1000-200KB/device-0/run-1/capture-10.log"
+        #expect(String.isInertInMarkdown(path.utf8) && path.markdownEscaped == path)
+        for text in ["www.example", "a WwW.b", "http://x", "a:b", "@me", "#1", "a_b", "tab\t", "café", "w.ww.wwx."] {
+            #expect(text.markdownEscaped == text.markdownEscapedByScalars, "\(text.debugDescription)")
+        }
+        #expect(!String.isInertInMarkdown("see www.example.com".utf8))
+        #expect(String.isInertInMarkdown("ww.w w.ww".utf8))
+        var random = SplitMix64(seed: 0x4D44)
+        let pieces = [
+            "w", "W", "ww", ".", "www.", ":", "//", "@", "#", "a", "Z", "9", " ", "-", "/", "(", ")", "_", "|", "\\",
+            "\u{1B}", "\u{7F}", "é", "\u{202E}", "!", "%", "+", "=", "?", "'", "\"",
+        ]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            #expect(text.markdownEscaped == text.markdownEscapedByScalars, "\(text.debugDescription)")
+        }
+    }
+
     @Test func markdownCapsTheFindings() throws {
         var notation = "0.000 application:didFinishLaunchingWithOptions:\n0.050 applicationDidBecomeActive:"
         for index in 1...40 { notation += "\n\(Double(index) / 10 + 0.05) applicationDidBecomeActive:" }

@@ -17,6 +17,22 @@ struct CaptureFormatTests {
         }
     }
 
+    /// A process as people read it: name and pid, either alone, or neither (written as bytes: the interpolation's
+    /// text, for any name and pid).
+    @Test func processDisplayNames() {
+        #expect(ProcessReport.displayName(name: "App", pid: 123) == "App [123]")
+        #expect(ProcessReport.displayName(name: "Caf\u{E9} \u{2615}", pid: 0) == "Caf\u{E9} \u{2615} [0]")
+        #expect(ProcessReport.displayName(name: "x", pid: Int.max) == "x [\(Int.max)]")
+        #expect(ProcessReport.displayName(name: "App", pid: -1) == "App")
+        #expect(ProcessReport.displayName(name: "", pid: 7) == "pid 7")
+        #expect(ProcessReport.displayName(name: "", pid: -1) == "unknown process")
+        for name in ["a", "Photos Pro", String(repeating: "n", count: 300), "\u{1B}[31m"] {
+            for pid in [1, 42, 65_535, 4_194_304] {
+                #expect(ProcessReport.displayName(name: name, pid: pid) == "\(name) [\(pid)]")
+            }
+        }
+    }
+
     @Test func oneSessionGivesTheSameEpisodesInEveryFormat() throws {
         let reports = try Self.sameSession.map { try TestSupport.analyzeSample($0) }
         #expect(reports.map { $0.inputs[0].format } == ["nslog-modern", "log-ndjson", "device-syslog"])
