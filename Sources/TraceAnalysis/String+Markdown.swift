@@ -8,7 +8,53 @@ extension String {
     /// the `://` of a URL and the `www.` of a host name, which GitHub would turn into links with no markup at all.
     /// Log text never starts a line of a report, so it cannot open a heading, a list or a quote either.
     var markdownEscaped: String {
-        String.isInertInMarkdown(utf8) ? self : markdownEscapedByScalars
+        if String.isInertInMarkdown(utf8) { return self }
+        var text = self
+        return text.withUTF8(String.markdownEscapedASCII) ?? markdownEscapedByScalars
+    }
+
+    /// ``markdownEscaped`` of ASCII text, byte by byte (what the scalars give: an ASCII letter's lower case is a
+    /// byte, and only letters are alphabetic); nil for other text.
+    static func markdownEscapedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        func at(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+        let comment = Array("<!-- -->".utf8)
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case 0x80...:
+                return nil
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
+                UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "~"),
+                UInt8(ascii: "&"), UInt8(ascii: "$"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case UInt8(ascii: "@"), UInt8(ascii: "#"):
+                out.append(byte)
+                let next = at(index + 1)
+                if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
+                {
+                    out += comment
+                }
+            case UInt8(ascii: ":") where at(index + 1) == UInt8(ascii: "/") && at(index + 2) == UInt8(ascii: "/"):
+                out.append(byte)
+                out += comment
+            case UInt8(ascii: "w"), UInt8(ascii: "W"):
+                out.append(byte)
+                if at(index + 1) | 0x20 == UInt8(ascii: "w") && at(index + 2) | 0x20 == UInt8(ascii: "w")
+                    && at(index + 3) == UInt8(ascii: ".")
+                {
+                    out += comment
+                }
+            case ..<0x20, 0x7F:
+                out.append(UInt8(ascii: "\\"))
+                out += String.visibleEscape(Unicode.Scalar(byte)).utf8
+            default:
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// ``markdownEscaped`` worked out scalar by scalar, whatever the text.
