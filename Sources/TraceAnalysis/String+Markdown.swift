@@ -24,9 +24,7 @@ extension String {
             switch byte {
             case 0x80...:
                 return nil
-            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
-                UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "~"),
-                UInt8(ascii: "&"), UInt8(ascii: "$"):
+            case _ where String.opensMarkup(byte):
                 out.append(UInt8(ascii: "\\"))
                 out.append(byte)
             case UInt8(ascii: "@"), UInt8(ascii: "#"):
@@ -73,7 +71,7 @@ extension String {
         }
         for (index, scalar) in scalars.enumerated() {
             switch scalar {
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "$":
+            case _ where scalar.isASCII && String.opensMarkup(UInt8(scalar.value)):
                 out += "\\"
                 out.unicodeScalars.append(scalar)
             case "@", "#":
@@ -102,9 +100,9 @@ extension String {
         var ws = 0
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
-                UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "~"),
-                UInt8(ascii: "&"), UInt8(ascii: "$"), UInt8(ascii: "@"), UInt8(ascii: "#"), UInt8(ascii: ":"):
+            case UInt8(ascii: "@"), UInt8(ascii: "#"), UInt8(ascii: ":"):
+                return false
+            case _ where String.opensMarkup(byte):
                 return false
             case UInt8(ascii: "w"), UInt8(ascii: "W"):
                 ws += 1
@@ -118,5 +116,18 @@ extension String {
             }
         }
         return true
+    }
+
+    /// The ASCII characters that open inline markup (`\` `` ` `` `*` `_` `[` `]` `<` `>` `~` `&` `$`) or end a table
+    /// cell (`|`): ``markdownEscaped`` puts a backslash before each.
+    static func opensMarkup(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
+            UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "~"),
+            UInt8(ascii: "&"), UInt8(ascii: "$"):
+            return true
+        default:
+            return false
+        }
     }
 }

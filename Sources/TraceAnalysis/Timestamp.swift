@@ -151,7 +151,6 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
     // MARK: Calendar arithmetic (proleptic Gregorian, Howard Hinnant's algorithms)
 
-    /// Days since 1970-01-01 for a civil date.
     /// Days in `month` (1–12) of `year` (proleptic Gregorian).
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -161,6 +160,7 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         }
     }
 
+    /// Days since 1970-01-01 for a civil date.
     public static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400

@@ -304,7 +304,7 @@ struct PosixRule: Sendable {
     /// The local clock reading, as seconds since 1970, of a change in a year.
     private static func instant(of change: Change, year: Int) -> Int64 {
         let january1 = Timestamp.days(year: year, month: 1, day: 1)
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let leap = Timestamp.daysIn(month: 2, year: year) == 29
         let day: Int64
         switch change.day {
         case .julian(let n): day = january1 + Int64(n - 1) + (leap && n >= 60 ? 1 : 0)
@@ -314,10 +314,7 @@ struct PosixRule: Sendable {
             // 1970-01-01 was a Thursday (4).
             let firstWeekday = Int((first % 7 + 11) % 7)
             var date = first + Int64((weekday - firstWeekday + 7) % 7) + Int64(week - 1) * 7
-            let nextMonth =
-                month == 12
-                ? Timestamp.days(year: year + 1, month: 1, day: 1)
-                : Timestamp.days(year: year, month: month + 1, day: 1)
+            let nextMonth = first + Int64(Timestamp.daysIn(month: month, year: year))
             while date >= nextMonth { date -= 7 }
             day = date
         }
