@@ -44,6 +44,10 @@ let package = Package(
         .executableTarget(name: "generate-capture", dependencies: ["TraceAnalysis"]),
         .testTarget(name: "NativeKitTests", dependencies: ["NativeKit", "CZlib", "CSIMD"]),
         .testTarget(name: "TraceAnalysisTests", dependencies: ["TraceAnalysis"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(
+            name: "TraceAnalyzeCommandTests",
+            dependencies: ["trace-analyze", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,8 +8,31 @@ import TraceAnalysis
 #endif
 
 /// What every analysing command takes: the inputs, the budgets and thresholds, the configuration file and how
-/// to run the batch. Defaults < configuration file < command line.
-struct AnalysisArguments: ParsableArguments {
+/// to run the batch. Defaults < configuration file < command line. Read by swift-argument-parser
+/// (``AnalysisArguments``) or, for the plain analyses most runs ask for, by ``QuickAnalysis``.
+protocol AnalysisSettings {
+    var files: [String] { get }
+    var include: [String] { get }
+    var exclude: [String] { get }
+    var jobs: Int? { get }
+    var noProgress: Bool { get }
+    var launchBudget: [String] { get }
+    var resumeBudget: [String] { get }
+    var watchdog: [String] { get }
+    var backgroundGap: String? { get }
+    var alertGap: String? { get }
+    var memoryWarningWindow: String? { get }
+    var prewarmGap: String? { get }
+    var failOn: String? { get }
+    var inputFormat: String? { get }
+    var timezone: String? { get }
+    var year: Int? { get }
+    /// `--config`.
+    var configFile: String? { get }
+}
+
+/// ``AnalysisSettings`` as swift-argument-parser reads them.
+struct AnalysisArguments: ParsableArguments, AnalysisSettings {
     @Argument(help: "Captures to analyse: files (gzip too), folders (searched recursively), `-` for standard input.")
     var files: [String] = []
 
@@ -109,6 +132,15 @@ struct AnalysisArguments: ParsableArguments {
 
     @OptionGroup var configuration: ConfigOptions
 
+    var configFile: String? { configuration.config }
+
+    static func invalid(_ option: String, _ value: String, _ expected: String) -> ValidationError {
+        ValidationError(
+            String(describing: TraceAnalyzeError.invalidOption(option: option, value: value, expected: expected)))
+    }
+}
+
+extension AnalysisSettings {
     /// The options in force: defaults, then the configuration file's settings, then the command line.
     func options(_ config: Configuration) throws -> AnalysisOptions {
         var options = AnalysisOptions()
@@ -127,13 +159,13 @@ struct AnalysisArguments: ParsableArguments {
             switch FailurePolicy.parse(list: failOn) {
             case .success(let policy): options.failOn = policy
             case .failure(let unknown):
-                throw Self.invalid("--fail-on", unknown.word, "a finding; use \(unknown.expected)")
+                throw AnalysisArguments.invalid("--fail-on", unknown.word, "a finding; use \(unknown.expected)")
             }
         }
         options.inputFormat = inputFormat
         if let timezone {
             guard let zone = ZoneSetting(timezone) else {
-                throw Self.invalid(
+                throw AnalysisArguments.invalid(
                     "--timezone", timezone, "a time zone; write an IANA name (Europe/Paris), UTC, or an offset (+02:00)"
                 )
             }
@@ -141,7 +173,7 @@ struct AnalysisArguments: ParsableArguments {
         }
         if let year {
             guard (1970...9999).contains(year) else {
-                throw Self.invalid("--year", String(year), "a year between 1970 and 9999")
+                throw AnalysisArguments.invalid("--year", String(year), "a year between 1970 and 9999")
             }
             options.year = year
         }
@@ -166,11 +198,6 @@ struct AnalysisArguments: ParsableArguments {
             throw ValidationError(String(describing: TraceAnalyzeError.invalidDuration(option: option, value: value)))
         }
         return ms
-    }
-
-    static func invalid(_ option: String, _ value: String, _ expected: String) -> ValidationError {
-        ValidationError(
-            String(describing: TraceAnalyzeError.invalidOption(option: option, value: value, expected: expected)))
     }
 
     /// The inputs: the files and folders named, else standard input when it is not a terminal.
@@ -205,12 +232,14 @@ struct AnalysisArguments: ParsableArguments {
     /// on a terminal); warns about unreadable inputs and inputs without lifecycle events.
     /// Folders are walked while their first captures are analysed.
     func analyze() throws -> (AnalysisReport, Configuration) {
-        let config = try configuration.load()
+        let config = try ConfigOptions.load(configFile)
         let options = try options(config)
         let analyzer: Analyzer
         do {
             analyzer = try self.analyzer(config, options)
-            if let jobs, jobs < 1 { throw Self.invalid("--jobs", String(jobs), "a number of inputs of at least 1") }
+            if let jobs, jobs < 1 {
+                throw AnalysisArguments.invalid("--jobs", String(jobs), "a number of inputs of at least 1")
+            }
         } catch {
             // The inputs are checked first, as they always were: a folder without captures is what is reported.
             _ = try sources()

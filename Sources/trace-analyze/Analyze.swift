@@ -38,6 +38,11 @@ struct Analyze: ParsableCommand {
     func run() throws {
         if follow { return try LiveRun(analysis: analysis, outputs: outputs, idle: idle).run() }
         if idle != nil { throw AnalysisArguments.invalid("--idle", idle ?? "", "used without --follow") }
+        try Self.analyze(analysis, outputs)
+    }
+
+    /// Analyses the inputs and writes the reports; ends with the exit code, thrown.
+    static func analyze(_ analysis: some AnalysisSettings, _ outputs: some OutputSettings) throws -> Never {
         _ = try outputs.extraReports()
         let (report, _) = try analysis.analyze()
         try outputs.write(report, jobs: analysis.jobs ?? Terminal.cores)

@@ -20,7 +20,10 @@ struct ConfigOptions: ParsableArguments {
 
     /// The configuration in force, checked; a bad file ends the run with exit code 64 and a message naming the
     /// file, line and field.
-    func load() throws -> Configuration {
+    func load() throws -> Configuration { try Self.load(config) }
+
+    /// ``load()`` for the file named `config`, if any.
+    static func load(_ config: String?) throws -> Configuration {
         let path = config ?? Configuration.defaultNames.first { access($0, F_OK) == 0 }
         guard let path else { return Configuration() }
         do {

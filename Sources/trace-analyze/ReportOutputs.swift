@@ -14,8 +14,18 @@ extension StringCaseArgument {
     public static var allValueDescriptions: [String: String] { [:] }
 }
 
-/// Where reports go: `--format` on standard output (or `--output`), plus any number of `--report FORMAT=PATH`.
-struct ReportOutputs: ParsableArguments {
+/// Where reports go: `--format` on standard output (or `--output`), plus any number of `--report FORMAT=PATH`. Read
+/// by swift-argument-parser (``ReportOutputs``) or by ``QuickAnalysis``.
+protocol OutputSettings {
+    var format: ReportFormat { get }
+    var output: String? { get }
+    var reports: [String] { get }
+    var color: ReportOutputs.ColorMode { get }
+    var events: Bool { get }
+}
+
+/// ``OutputSettings`` as swift-argument-parser reads them.
+struct ReportOutputs: ParsableArguments, OutputSettings {
     enum ColorMode: String, StringCaseArgument {
         case auto, always, never
     }
@@ -45,9 +55,6 @@ struct ReportOutputs: ParsableArguments {
     @Flag(name: .long, help: "List every recognised event under its process in the text report.")
     var events = false
 
-    /// The extra reports, checked before any input is read.
-    func extraReports() throws -> [(ReportFormat, String)] { try Self.parse(reports) }
-
     /// `FORMAT=PATH` values of `--report`, checked.
     static func parse(_ reports: [String]) throws -> [(ReportFormat, String)] {
         try reports.map { value in
@@ -62,21 +69,6 @@ struct ReportOutputs: ParsableArguments {
         }
     }
 
-    /// Writes every report, in order (rendered on up to `jobs` threads; those rendered whole are rendered ahead
-    /// while the ones before them are written, see ``ReportSet``). Each is tried whatever became of the others: one
-    /// that cannot be written is named on standard error and ends the run with exit code 2 once the others are
-    /// written; a reader of standard output that went away (`| head`) stops that report quietly.
-    func write(_ report: AnalysisReport, jobs: Int = 1) throws {
-        let extra = try extraReports()
-        let colour = Terminal.wantsColor(color.rawValue)
-        let outputs = [(format, output)] + extra.map { ($0.0, Optional($0.1)) }
-        let reports = ReportSet(
-            report,
-            outputs.map { ReportSet.Entry(format: $0.0, color: $0.1 == nil && colour, showEvents: events) },
-            jobs: jobs)
-        try Self.writeEach(outputs.map(\.1)) { index, path in try Self.write(reports, index, to: path) }
-    }
-
     /// Writes only `--report` files, for commands whose standard output is their own (`check`): like
     /// ``write(_:jobs:)``, in the reports' plain forms.
     static func writeExtra(_ report: AnalysisReport, reports: [String]) throws {
@@ -86,7 +78,7 @@ struct ReportOutputs: ParsableArguments {
     }
 
     /// Writes each report (by its index in `paths`) to its path, in order.
-    private static func writeEach(_ paths: [String?], _ write: (Int, String?) throws -> Void) throws {
+    fileprivate static func writeEach(_ paths: [String?], _ write: (Int, String?) throws -> Void) throws {
         var failed = false
         for (index, path) in paths.enumerated() {
             do {
@@ -101,9 +93,30 @@ struct ReportOutputs: ParsableArguments {
         if failed { throw ExitCode(ExitStatus.inputProblem.rawValue) }
     }
 
-    private static func write(_ reports: ReportSet, _ index: Int, to path: String?) throws {
+    fileprivate static func write(_ reports: ReportSet, _ index: Int, to path: String?) throws {
         let destination = try Terminal.Destination(path: path)
         defer { destination.close() }
         try reports.write(index, to: destination.write)
+    }
+}
+
+extension OutputSettings {
+    /// The extra reports, checked before any input is read.
+    func extraReports() throws -> [(ReportFormat, String)] { try ReportOutputs.parse(reports) }
+
+    /// Writes every report, in order (rendered on up to `jobs` threads; those rendered whole are rendered ahead
+    /// while the ones before them are written, see ``ReportSet``). Each is tried whatever became of the others: one
+    /// that cannot be written is named on standard error and ends the run with exit code 2 once the others are
+    /// written; a reader of standard output that went away (`| head`) stops that report quietly.
+    func write(_ report: AnalysisReport, jobs: Int = 1) throws {
+        let extra = try extraReports()
+        let colour = Terminal.wantsColor(color.rawValue)
+        let outputs = [(format, output)] + extra.map { ($0.0, Optional($0.1)) }
+        let reports = ReportSet(
+            report,
+            outputs.map { ReportSet.Entry(format: $0.0, color: $0.1 == nil && colour, showEvents: events) },
+            jobs: jobs)
+        try ReportOutputs.writeEach(outputs.map(\.1)) { index, path in try ReportOutputs.write(reports, index, to: path)
+        }
     }
 }

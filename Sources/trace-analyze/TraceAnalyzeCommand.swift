@@ -32,6 +32,15 @@ struct TraceAnalyzeCommand: ParsableCommand {
 
     static func main() {
         Terminal.guardStandardStreams()
+        // A plain analysis skips swift-argument-parser's reading (a third of a small capture's run); its errors and
+        // exit code end the run as swift-argument-parser's `main` ends it.
+        if let quick = QuickAnalysis(Array(CommandLine.arguments.dropFirst())) {
+            do {
+                try Analyze.analyze(quick, quick)
+            } catch {
+                exit(withError: error)
+            }
+        }
         main(nil)
     }
 }
