@@ -30,17 +30,23 @@ struct TraceAnalyzeCommand: ParsableCommand {
         defaultSubcommand: Analyze.self
     )
 
+    /// swift-argument-parser's `main`, but for a plain analysis's command line, which `QuickAnalysis` reads, and
+    /// for the exit code every run throws at its end, which the parser's `exit(withError:)` would first describe
+    /// (2.7 M instructions: the command's usage, built by reflection) only to print nothing.
     static func main() {
         Terminal.guardStandardStreams()
-        // A plain analysis skips swift-argument-parser's reading (a third of a small capture's run); its errors and
-        // exit code end the run as swift-argument-parser's `main` ends it.
-        if let quick = QuickAnalysis(Array(CommandLine.arguments.dropFirst())) {
-            do {
-                try Analyze.analyze(quick, quick)
-            } catch {
-                exit(withError: error)
-            }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            if let quick = QuickAnalysis(arguments) { try Analyze.analyze(quick, quick) }
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch let code as ExitCode {
+            leave(code.rawValue)
+        } catch {
+            exit(withError: error)
         }
-        main(nil)
     }
 }
+
+/// `exit(3)`, which the command's own `exit(withError:)` hides.
+private func leave(_ code: Int32) -> Never { exit(code) }
