@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Linear scaling: trace-analyze on a SMALL and a LARGE generated capture (default 50MB and 500MB, ten times as
 # big), in RUNS rounds that time each in turn: the median time of each, the median of each round's ratio of the times
-# (10.0 is perfectly linear) and each peak RSS. An empty capture is timed too: what every run pays whatever its input
-# (start-up, an empty report), which makes the ratio of whole runs fall below the ratio of sizes as the cost per byte
-# falls; the ratio of the times less that one is printed beside it, and `cat`'s ratio, what reading the bytes alone
-# costs at each size on this machine.
+# (10.0 is perfectly linear) and each peak RSS (from a run of its own). An empty capture is timed too: what every run
+# pays whatever its input (start-up, an empty report), which makes the ratio of whole runs fall below the ratio of
+# sizes as the cost per byte falls; the ratio of the times less that one is printed beside it, and `cat`'s ratio, what
+# reading the bytes alone costs at each size on this machine.
 #
 #   Scripts/scaling-benchmark.sh
 #   SMALL=100MB LARGE=1GB RUNS=3 Scripts/scaling-benchmark.sh
@@ -35,11 +35,16 @@ timed() {
     REPLY=$((end - start))
 }
 
-# Wall time (µs) of one run of the tool on $1, in REPLY; its peak RSS (KB) in RSS.
-run_tool() {
-    # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
-    timed /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$1"
-    RSS=$(tail -n 1 "$TMP/rss")
+# Wall time (µs) of one run of the tool on $1, in REPLY. (Timed alone, as benchmark.sh times it: run under
+# /usr/bin/time, each run also paid for starting that program, 2.2 ms on the benchmark host, a twentieth of a 50 MB run.)
+# shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
+run_tool() { timed "$BIN/trace-analyze" $TOOL_ARGS "$1"; }
+
+# Peak RSS (KB) of one more run of the tool on $1, in REPLY.
+peak_rss() {
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$1" > /dev/null 2>&1 || (($? <= 2))
+    REPLY=$(tail -n 1 "$TMP/rss")
 }
 
 # Wall time (µs) of `cat $1 > /dev/null`, in REPLY: what reading the bytes costs on this machine at that size (a
@@ -71,9 +76,9 @@ for ((i = 0; i < RUNS; i++)); do
     run_tool "$TMP/empty.log"
     empty=$REPLY
     run_tool "bench-data/capture-$SMALL.log"
-    small=$REPLY small_rss=$RSS
+    small=$REPLY
     run_tool "bench-data/capture-$LARGE.log"
-    large=$REPLY large_rss=$RSS
+    large=$REPLY
     run_cat "bench-data/capture-$SMALL.log"
     cat_small=$REPLY
     run_cat "bench-data/capture-$LARGE.log"
@@ -87,7 +92,8 @@ declare -A micros rss
 median "${empties[@]}" && empty=$REPLY
 median "${smalls[@]}" && micros[$SMALL]=$REPLY
 median "${larges[@]}" && micros[$LARGE]=$REPLY
-rss[$SMALL]=$small_rss rss[$LARGE]=$large_rss
+peak_rss "bench-data/capture-$SMALL.log" && rss[$SMALL]=$REPLY
+peak_rss "bench-data/capture-$LARGE.log" && rss[$LARGE]=$REPLY
 
 echo "trace-analyze $TOOL_ARGS — median of $RUNS round(s), each size in turn, warm page cache, $(nproc) CPUs"
 for size in "$SMALL" "$LARGE"; do
