@@ -89,16 +89,29 @@ struct SpillDecoder {
         return longUInt()
     }
 
+    /// A varint of two bytes or more (a UTC offset, a line number): masking shifts, the index checked once a byte.
     private mutating func longUInt() -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
+        var index = position
         while true {
-            let byte = bytes[position]
-            position += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
+            let byte = bytes[index]
+            index &+= 1
+            value |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 {
+                position = index
+                return value
+            }
+            shift &+= 7
         }
+    }
+
+    /// Four bytes, little-endian (a timestamp's offsets).
+    mutating func word32() -> UInt32 {
+        precondition(position <= bytes.count &- 4, "a spill segment ends inside a word")
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: UInt32.self) }
+        position &+= 4
+        return UInt32(littleEndian: value)
     }
 
     /// What ``SpillEncoder/word(_:)`` wrote.
@@ -135,7 +148,7 @@ struct SpillDecoder {
             let slot = Self.slot(text)
             if recent.isEmpty { recent = Array(repeating: nil, count: Self.recentSlots) }
             if var known = recent[slot], known.utf8.count == count,
-                known.withUTF8({ UnsafeRawBufferPointer($0).elementsEqual(text) })
+                known.withUTF8({ Bytes.equal(UnsafeRawBufferPointer($0), text) })
             {
                 return known
             }
@@ -223,11 +236,26 @@ extension SpillEncoder {
         output.append(T.spillTag(value))
     }
 
+    /// A byte of flags (bit 0 a UTC offset, bit 1 an assumed one), the fraction's digits, the microseconds, then each
+    /// offset there is as four bytes: fixed widths, each read with one load (a varint offset was three bytes read one
+    /// by one, and most timestamps have one).
     mutating func timestamp(_ value: Timestamp) {
-        word(UInt64(bitPattern: value.wallMicros))
-        optional(value.utcOffsetSeconds) { $0.int(Int($1)) }
-        byte(value.fractionDigits)
-        optional(value.assumedOffsetSeconds) { $0.int(Int($1)) }
+        let offset = value.utcOffsetSeconds, assumed = value.assumedOffsetSeconds
+        let text = output.reserve(18)
+        text[0] = (offset == nil ? 0 : 1) | (assumed == nil ? 0 : 2)
+        text[1] = value.fractionDigits
+        let raw = UnsafeMutableRawPointer(text)
+        raw.storeBytes(of: UInt64(bitPattern: value.wallMicros).littleEndian, toByteOffset: 2, as: UInt64.self)
+        var count = 10
+        if let offset {
+            raw.storeBytes(of: UInt32(bitPattern: offset).littleEndian, toByteOffset: count, as: UInt32.self)
+            count &+= 4
+        }
+        if let assumed {
+            raw.storeBytes(of: UInt32(bitPattern: assumed).littleEndian, toByteOffset: count, as: UInt32.self)
+            count &+= 4
+        }
+        output.commit(count)
     }
 
     mutating func timestamp(_ value: Timestamp?) { optional(value) { $0.timestamp($1) } }
@@ -379,11 +407,13 @@ extension SpillDecoder {
         return value
     }
 
+    /// What ``SpillEncoder/timestamp(_:)`` wrote.
     mutating func timestamp() -> Timestamp {
-        let wall = Int64(bitPattern: word())
-        let offset = optional { Int32(truncatingIfNeeded: $0.int()) }
+        let flags = byte()
         let digits = byte()
-        let assumed = optional { Int32(truncatingIfNeeded: $0.int()) }
+        let wall = Int64(bitPattern: word())
+        let offset = flags & 1 == 0 ? nil : Int32(bitPattern: word32())
+        let assumed = flags & 2 == 0 ? nil : Int32(bitPattern: word32())
         return Timestamp(
             wallMicros: wall, utcOffsetSeconds: offset, fractionDigits: digits, assumedOffsetSeconds: assumed)
     }

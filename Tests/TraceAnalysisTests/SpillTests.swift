@@ -106,6 +106,35 @@ struct SpillTests {
         }
     }
 
+    /// A timestamp comes back as written, with or without either offset, at the edges of each field's range.
+    @Test func timestampsRoundTrip() {
+        let offsets: [Int32?] = [nil, 0, -18000, 19800, 50400, .min, .max]
+        var written: [Timestamp?] = [nil]
+        for wall: Int64 in [0, -1, 1_556_984_787_221_775, .min, .max] {
+            for digits: UInt8 in [0, 3, 6, 9, 255] {
+                for offset in offsets {
+                    for assumed in offsets {
+                        written.append(
+                            Timestamp(
+                                wallMicros: wall, utcOffsetSeconds: offset, fractionDigits: digits,
+                                assumedOffsetSeconds: assumed))
+                    }
+                }
+            }
+        }
+        var encoder = SpillEncoder()
+        for timestamp in written {
+            encoder.timestamp(timestamp)
+            encoder.byte(0xA5)  // what follows is read where it was written
+        }
+        var decoder = SpillDecoder(encoder.bytes)
+        for timestamp in written {
+            #expect(decoder.optionalTimestamp() == timestamp)
+            #expect(decoder.byte() == 0xA5)
+        }
+        #expect(decoder.isAtEnd)
+    }
+
     /// An episode's causes come back as written: its scenario's own list is read back as that same shared array
     /// (not a copy per episode), any other list (AppKit's interruption causes, an empty one, one that starts like
     /// the scenario's) as itself.
