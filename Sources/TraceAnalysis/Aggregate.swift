@@ -95,6 +95,8 @@ public struct Aggregate: Sendable {
 
     public var apps: [App]
     public var inputs: [InputRow]
+    /// The report's totals, counted in the same pass (``AnalysisReport/totals`` takes them from here).
+    let totals: AnalysisReport.Totals
 
     /// Adds up the processes in one pass, one at a time: a big input's processes are decoded from its temporary
     /// file as they are read, so none is held longer than it takes to count it.
@@ -107,7 +109,9 @@ public struct Aggregate: Sendable {
         var byInput = Array(repeating: InputTally(), count: numbers.count)
         var last: (name: String, number: Int)?
         let folder = report.options.spillFolder
+        var totals = AnalysisReport.Totals()
         for process in report.processes.withoutEvents {
+            totals.add(process)
             let number: Int
             if let last, last.name == process.input {
                 number = last.number
@@ -124,6 +128,7 @@ public struct Aggregate: Sendable {
             let episodes = byName[Self.appName(process), default: AppTally(folder: folder)].add(process, input: number)
             byInput[number].add(process, episodes)
         }
+        self.totals = totals
         apps = byName.sorted { $0.key < $1.key }.map { $0.value.app($0.key, report.options) }
         inputs = report.inputs.map { input in
             let tally = numbers[input.name].map { byInput[$0] } ?? InputTally()

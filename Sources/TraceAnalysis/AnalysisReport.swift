@@ -32,8 +32,16 @@ public struct AnalysisReport: Sendable {
         }
     }
 
-    /// The per-app and per-input table (``Aggregate``), added up once however many reports show it.
-    var aggregate: Aggregate { derived.aggregate.value { Aggregate(self) } }
+    /// The per-app and per-input table (``Aggregate``), added up once however many reports show it. Its pass counts
+    /// the ``totals`` too, which are kept unless made already: each process of a big input is decoded from the
+    /// temporary file once for both, not once for each.
+    var aggregate: Aggregate {
+        derived.aggregate.value {
+            let aggregate = Aggregate(self)
+            derived.totals.offer(aggregate.totals)
+            return aggregate
+        }
+    }
 
     /// The CI findings as the Markdown and GitHub reports list them (``CIFinding/Digest``: the first
     /// ``CIFinding/listed`` in order, the counts), summed up once however many reports show them.
@@ -65,7 +73,7 @@ public struct AnalysisReport: Sendable {
 
     /// What the summaries count, added up in one pass over the processes (a big input's are decoded on each
     /// pass, so the summary does not go over them once per figure).
-    struct Totals: Sendable {
+    struct Totals: Sendable, Equatable {
         /// The episodes of every process: counted from each process's ``ProcessReport/episodeTally`` when it has
         /// one (a process of very many episodes, counted as its report was made), by a pass over them otherwise.
         var tally = EpisodeTally()
@@ -86,22 +94,14 @@ public struct AnalysisReport: Sendable {
         }
     }
 
-    var totals: Totals { derived.totals.value { addTotals() } }
-
-    private func addTotals() -> Totals {
-        var totals = Totals()
-        for process in processes.withoutEvents {
-            totals.tally.add(episodesOf: process)
-            totals.violations += process.violations.count
-            guard let launch = process.launch else { continue }
-            totals.launches += 1
-            if launch.overBudget { totals.launchesOverBudget += 1 }
-            if let duration = launch.durationMs, !launch.excluded {
-                totals.measuredLaunches += 1
-                totals.slowestLaunchMs = max(totals.slowestLaunchMs ?? duration, duration)
-            }
+    /// The totals: counted by the aggregate's pass when the aggregate was asked for first (``aggregate``), else in a
+    /// pass of their own.
+    var totals: Totals {
+        derived.totals.value {
+            var totals = Totals()
+            for process in processes.withoutEvents { totals.add(process) }
+            return totals
         }
-        return totals
     }
 
     /// How many of each kind of finding the report holds.
@@ -142,6 +142,21 @@ public struct AnalysisReport: Sendable {
     public var scenarioCounts: [(Scenario, Int)] { totals.scenarioCounts }
 }
 
+extension AnalysisReport.Totals {
+    /// Counts `process` in.
+    mutating func add(_ process: ProcessReport) {
+        tally.add(episodesOf: process)
+        violations += process.violations.count
+        guard let launch = process.launch else { return }
+        launches += 1
+        if launch.overBudget { launchesOverBudget += 1 }
+        if let duration = launch.durationMs, !launch.excluded {
+            measuredLaunches += 1
+            slowestLaunchMs = max(slowestLaunchMs ?? duration, duration)
+        }
+    }
+}
+
 extension AnalysisReport {
     /// Values worked out from a report when first asked for, by whichever reporter asks first (reports are
     /// rendered on several threads at once).
@@ -166,6 +181,9 @@ final class Once<Value: Sendable>: @unchecked Sendable {
             return value
         }
     }
+
+    /// Keeps `value` as the one made, unless one was made already.
+    func offer(_ value: Value) { lock.withLock { if made == nil { made = value } } }
 }
 
 /// The process exit codes (also in the README).

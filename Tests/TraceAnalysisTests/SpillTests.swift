@@ -351,6 +351,26 @@ struct SpillTests {
         }
     }
 
+    /// The aggregate's pass counts the totals as their own pass does, kept in memory or spilled; a report asked for
+    /// its aggregate first takes its totals from that pass.
+    @Test func theAggregatesPassCountsTheTotals() throws {
+        for threshold in [AnalysisOptions.defaultSpillThreshold, 0] {
+            let analyse = {
+                try TestSupport.analyzer {
+                    $0.year = TestSupport.sampleYear
+                    $0.spillThreshold = threshold
+                }.analyze(try Self.sources(), jobs: 1)
+            }
+            let own = try analyse().totals
+            #expect(own.launches > 10 && own.violations > 5 && own.episodes > 40 && own.launchesOverBudget == 1)
+            #expect(Aggregate(try analyse()).totals == own)
+            let report = try analyse()
+            #expect(report.processes.isSpilled == (threshold == 0))
+            _ = report.aggregate
+            #expect(report.totals == own)
+        }
+    }
+
     /// A temporary file that cannot be made is the input's error; the report is still whole (kept in memory).
     @Test func aFolderThatCannotBeWrittenIsAnError() throws {
         let sources = try Self.sources()
