@@ -55,7 +55,7 @@ struct QuickAnalysisTests {
     }
 
     /// A command line of files and the options above, spelled either way, in any order, some repeated.
-    static func plainLine(_ random: inout Random) -> [String] {
+    static func plainLine(_ random: inout SplitMix64) -> [String] {
         var line: [String] = random.next() % 4 == 0 ? ["analyze"] : []
         for _ in 0..<Int(random.next() % 7) {
             if random.next() % 3 == 0 {
@@ -75,7 +75,7 @@ struct QuickAnalysisTests {
     }
 
     @Test func plainCommandLinesAreReadAsSwiftArgumentParserReadsThem() {
-        var random = Random(seed: 0x51_7A27)
+        var random = SplitMix64(seed: 0x51_7A27)
         var lines: [[String]] = [[], ["analyze"], ["capture.log"], ["--format", "json", "--jobs", "1", "capture.log"]]
         // Each option twice (a list's values in order, the last of another's, a flag given twice).
         for option in Self.options {
@@ -108,7 +108,7 @@ struct QuickAnalysisTests {
     ]
 
     @Test func anythingElseGoesToSwiftArgumentParser() {
-        var random = Random(seed: 0xB0_7A11)
+        var random = SplitMix64(seed: 0xB0_7A11)
         for other in Self.others {
             #expect(QuickAnalysis(other) == nil, "\(other)")
             for _ in 0..<20 {
@@ -180,19 +180,7 @@ extension QuickAnalysis {
     }
 }
 
-/// SplitMix64, for the random command lines.
-struct Random {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// An element of `elements` (not empty).
     mutating func pick<T>(_ elements: [T]) -> T { elements[Int(next() % UInt64(elements.count))] }
 }
