@@ -70,7 +70,7 @@ struct ReportOutputs: ParsableArguments, OutputSettings {
     }
 
     /// Writes only `--report` files, for commands whose standard output is their own (`check`): like
-    /// ``write(_:jobs:)``, in the reports' plain forms.
+    /// ``OutputSettings/write(_:jobs:)``, in the reports' plain forms.
     static func writeExtra(_ report: AnalysisReport, reports: [String]) throws {
         let outputs = try parse(reports)
         let reports = ReportSet(report, outputs.map { ReportSet.Entry(format: $0.0) }, jobs: 1)
@@ -116,7 +116,8 @@ extension OutputSettings {
             report,
             outputs.map { ReportSet.Entry(format: $0.0, color: $0.1 == nil && colour, showEvents: events) },
             jobs: jobs)
-        try ReportOutputs.writeEach(outputs.map(\.1)) { index, path in try ReportOutputs.write(reports, index, to: path)
+        try ReportOutputs.writeEach(outputs.map(\.1)) { index, path in
+            try ReportOutputs.write(reports, index, to: path)
         }
     }
 }
