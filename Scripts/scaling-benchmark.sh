@@ -43,7 +43,7 @@ run_tool() { timed "$BIN/trace-analyze" $TOOL_ARGS "$1"; }
 # Peak RSS (KB) of one more run of the tool on $1, in REPLY.
 peak_rss() {
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$1" > /dev/null 2>&1 || (($? <= 2))
+    timed /usr/bin/time -f '%M' -o "$TMP/rss" "$BIN/trace-analyze" $TOOL_ARGS "$1"
     REPLY=$(tail -n 1 "$TMP/rss")
 }
 
