@@ -10,31 +10,52 @@ extension String {
     var markdownEscaped: String {
         if String.isInertInMarkdown(utf8) { return self }
         var text = self
-        return text.withUTF8(String.markdownEscapedASCII) ?? markdownEscapedByScalars
+        return text.withUTF8(String.markdownEscaped)
     }
 
-    /// ``markdownEscaped`` of ASCII text, byte by byte (what the scalars give: an ASCII letter's lower case is a
-    /// byte, and only letters are alphabetic); nil for other text.
-    static func markdownEscapedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// ``markdownEscaped`` of the UTF-8 bytes of a string, byte by byte: a scalar is decoded only where the rules
+    /// look at one that is not ASCII (whether it is hidden, or a letter after `@` or `#`). No scalar but `W` and `w`
+    /// lower-cases to `w`, `/` to `/` or `.` to `.`, and an ASCII scalar is alphabetic when it is a letter, so the
+    /// bytes of the rest are compared as they are.
+    static func markdownEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
         func at(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+        func scalar(at index: Int) -> Unicode.Scalar {
+            var iterator = UnsafeBufferPointer(rebasing: bytes[index...]).makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return "\u{FFFD}" }
+            return scalar
+        }
         let comment = Array("<!-- -->".utf8)
-        for (index, byte) in bytes.enumerated() {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             switch byte {
             case 0x80...:
-                return nil
+                let scalar = scalar(at: index)
+                let width = UTF8.width(scalar)
+                if String.isHidden(scalar) {
+                    // The backslash of `\u{202e}` escaped, so Markdown shows it.
+                    out.append(UInt8(ascii: "\\"))
+                    out += String.visibleEscape(scalar).utf8
+                } else {
+                    out += UnsafeBufferPointer(rebasing: bytes[index..<Swift.min(index + width, bytes.count)])
+                }
+                index += width
+                continue
             case _ where String.opensMarkup(byte):
                 out.append(UInt8(ascii: "\\"))
                 out.append(byte)
             case UInt8(ascii: "@"), UInt8(ascii: "#"):
                 out.append(byte)
                 let next = at(index + 1)
-                if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z")
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
-                {
-                    out += comment
-                }
+                let mentions =
+                    next >= 0x80
+                    ? scalar(at: index + 1).properties.isAlphabetic
+                    : (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z")
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
+                if mentions { out += comment }
             case UInt8(ascii: ":") where at(index + 1) == UInt8(ascii: "/") && at(index + 2) == UInt8(ascii: "/"):
                 out.append(byte)
                 out += comment
@@ -51,46 +72,9 @@ extension String {
             default:
                 out.append(byte)
             }
+            index += 1
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// ``markdownEscaped`` worked out scalar by scalar, whatever the text.
-    var markdownEscapedByScalars: String {
-        var out = ""
-        out.reserveCapacity(utf8.count)
-        let scalars = Array(unicodeScalars)
-        func follows(_ text: String, at index: Int) -> Bool {
-            var position = index
-            for expected in text.unicodeScalars {
-                guard position < scalars.count, scalars[position].properties.lowercaseMapping == String(expected)
-                else { return false }
-                position += 1
-            }
-            return true
-        }
-        for (index, scalar) in scalars.enumerated() {
-            switch scalar {
-            case _ where scalar.isASCII && String.opensMarkup(UInt8(scalar.value)):
-                out += "\\"
-                out.unicodeScalars.append(scalar)
-            case "@", "#":
-                out.unicodeScalars.append(scalar)
-                let next = index + 1 < scalars.count ? scalars[index + 1] : " "
-                if next.properties.isAlphabetic || ("0"..."9").contains(next) { out += "<!-- -->" }
-            case ":" where follows("//", at: index + 1):
-                out += ":<!-- -->"
-            case _ where (scalar == "w" || scalar == "W") && follows("ww.", at: index + 1):
-                out.unicodeScalars.append(scalar)
-                out += "<!-- -->"
-            case _ where String.isHidden(scalar):
-                // The backslash of `\u{1b}` escaped, so Markdown shows it.
-                out += "\\" + String.visibleEscape(scalar)
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     /// Whether ``markdownEscaped`` leaves `utf8` as it is: printable ASCII without a character that opens markup, a
