@@ -15,8 +15,9 @@ extension String {
 
     /// ``markdownEscaped`` of the UTF-8 bytes of a string, byte by byte: a scalar is decoded only where the rules
     /// look at one that is not ASCII (whether it is hidden, or a letter after `@` or `#`). No scalar but `W` and `w`
-    /// lower-cases to `w`, `/` to `/` or `.` to `.`, and an ASCII scalar is alphabetic when it is a letter, so the
-    /// bytes of the rest are compared as they are.
+    /// lower-cases to `w`, none but `/` to `/` and none but `.` to `.`, and an ASCII scalar is alphabetic when it is
+    /// a letter, so the bytes of the rest are compared as they are. (A string's bytes are valid UTF-8: each scalar
+    /// decodes.)
     static func markdownEscaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
