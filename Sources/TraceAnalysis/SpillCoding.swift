@@ -107,19 +107,18 @@ struct SpillDecoder {
     }
 
     /// Four bytes, little-endian (a timestamp's offsets).
-    mutating func word32() -> UInt32 {
-        precondition(position <= bytes.count &- 4, "a spill segment ends inside a word")
-        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: UInt32.self) }
-        position &+= 4
-        return UInt32(littleEndian: value)
-    }
+    mutating func word32() -> UInt32 { littleEndian() }
 
     /// What ``SpillEncoder/word(_:)`` wrote.
-    mutating func word() -> UInt64 {
-        precondition(position <= bytes.count &- 8, "a spill segment ends inside a word")
-        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: UInt64.self) }
-        position &+= 8
-        return UInt64(littleEndian: value)
+    mutating func word() -> UInt64 { littleEndian() }
+
+    /// The next `T`'s bytes, little-endian, read with one load.
+    private mutating func littleEndian<T: FixedWidthInteger>() -> T {
+        let size = MemoryLayout<T>.size
+        precondition(position <= bytes.count &- size, "a spill segment ends inside a word")
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: T.self) }
+        position &+= size
+        return T(littleEndian: value)
     }
 
     mutating func int64() -> Int64 {

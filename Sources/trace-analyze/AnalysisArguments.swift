@@ -133,14 +133,14 @@ struct AnalysisArguments: ParsableArguments, AnalysisSettings {
     @OptionGroup var configuration: ConfigOptions
 
     var configFile: String? { configuration.config }
+}
 
+extension AnalysisSettings {
     static func invalid(_ option: String, _ value: String, _ expected: String) -> ValidationError {
         ValidationError(
             String(describing: TraceAnalyzeError.invalidOption(option: option, value: value, expected: expected)))
     }
-}
 
-extension AnalysisSettings {
     /// The options in force: defaults, then the configuration file's settings, then the command line.
     func options(_ config: Configuration) throws -> AnalysisOptions {
         var options = AnalysisOptions()
@@ -159,13 +159,13 @@ extension AnalysisSettings {
             switch FailurePolicy.parse(list: failOn) {
             case .success(let policy): options.failOn = policy
             case .failure(let unknown):
-                throw AnalysisArguments.invalid("--fail-on", unknown.word, "a finding; use \(unknown.expected)")
+                throw Self.invalid("--fail-on", unknown.word, "a finding; use \(unknown.expected)")
             }
         }
         options.inputFormat = inputFormat
         if let timezone {
             guard let zone = ZoneSetting(timezone) else {
-                throw AnalysisArguments.invalid(
+                throw Self.invalid(
                     "--timezone", timezone, "a time zone; write an IANA name (Europe/Paris), UTC, or an offset (+02:00)"
                 )
             }
@@ -173,7 +173,7 @@ extension AnalysisSettings {
         }
         if let year {
             guard (1970...9999).contains(year) else {
-                throw AnalysisArguments.invalid("--year", String(year), "a year between 1970 and 9999")
+                throw Self.invalid("--year", String(year), "a year between 1970 and 9999")
             }
             options.year = year
         }
@@ -237,9 +237,7 @@ extension AnalysisSettings {
         let analyzer: Analyzer
         do {
             analyzer = try self.analyzer(config, options)
-            if let jobs, jobs < 1 {
-                throw AnalysisArguments.invalid("--jobs", String(jobs), "a number of inputs of at least 1")
-            }
+            if let jobs, jobs < 1 { throw Self.invalid("--jobs", String(jobs), "a number of inputs of at least 1") }
         } catch {
             // The inputs are checked first, as they always were: a folder without captures is what is reported.
             _ = try sources()
