@@ -15,7 +15,9 @@
 # BUILD_DIR (.build-release), GREP_LOCALE (the caller's locale: both greps are timed once more in it, as a user
 # typing the command gets them, unless it is C),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), TOOL_ARGS (default "--format json --jobs 1": one core),
-# TOOL_ARGS_CORES (default "--format json": a job per core, so the lone input is read ahead on a second thread).
+# TOOL_ARGS_CORES (default "--format json": a job per core, so the lone input is read ahead on a second thread),
+# GREP_EXTRA (a pattern of your own, timed as a third grep -cP in the C locale, with the tool's ratios to it: the
+# NSLog-header pattern you would have typed instead; its label is <extra>, and its text is printed at the end).
 # Captures are kept in bench-data/ (git-ignored) and reused; delete them to regenerate.
 # Needs bash, coreutils, GNU grep (-P) and /usr/bin/time (for peak RSS; skipped when missing).
 set -euo pipefail
@@ -89,6 +91,12 @@ if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
     echo "benchmark: RUNS must be a positive integer, got '$RUNS'" >&2
     exit 64
 fi
+# A pattern of one's own that grep cannot compile fails before the build, with grep's own message.
+if [[ -n ${GREP_EXTRA:-} ]]; then
+    rc=0
+    grep -cP "$GREP_EXTRA" /dev/null > /dev/null || rc=$?
+    ((rc <= 1)) || { echo "benchmark: GREP_EXTRA is no pattern grep -P takes" >&2; exit 64; }
+fi
 
 # --- Build -------------------------------------------------------------------------------------------
 source Scripts/release-build.sh
@@ -138,6 +146,7 @@ run_grep() { grep_count "$GREP_PATTERN" grep-count; }
 run_grep_formats() { grep_count "$GREP_FORMATS" grep-formats-count; }
 run_grep_formats_locale() { LC_ALL=$GREP_LOCALE grep_count "$GREP_FORMATS" grep-locale-count; }
 run_grep_locale() { LC_ALL=$GREP_LOCALE grep_count "$GREP_PATTERN" grep-prefix-locale-count; }
+run_grep_extra() { grep_count "$GREP_EXTRA" grep-extra-count; }
 # trace-analyze with the arguments $1 (a word list).
 tool_run() {
     local rc=0
@@ -196,6 +205,10 @@ functions=(run_cat run_wc run_grep run_grep_formats run_tool run_tool_cores)
 if [[ $GREP_LOCALE != C ]]; then
     names+=("grep -cP '$FORMATS_LABEL' FILE ($GREP_LOCALE)" "grep -cP '$PREFIX_LABEL' FILE ($GREP_LOCALE)")
     functions+=(run_grep_formats_locale run_grep_locale)
+fi
+if [[ -n ${GREP_EXTRA:-} ]]; then
+    names+=("grep -cP '<extra>' FILE")
+    functions+=(run_grep_extra)
 fi
 # RUNS rounds, each running every command once: on a shared host, whose speed moves from minute to minute, every
 # command sees the same minutes.
@@ -299,8 +312,18 @@ if [[ $GREP_LOCALE != C ]]; then
     echo "round by round / grep $PREFIX_LABEL in $GREP_LOCALE: ${locale_prefix}x with ${TOOL_ARGS:-no arguments}," \
         "${REPLY}x with ${TOOL_ARGS_CORES:-no arguments}"
 fi
+if [[ -n ${GREP_EXTRA:-} ]]; then
+    paired run_tool run_grep_extra
+    extra_tool=$REPLY
+    paired run_tool_cores run_grep_extra
+    echo "round by round / grep <extra>: ${extra_tool}x with ${TOOL_ARGS:-no arguments}, ${REPLY}x with" \
+        "${TOOL_ARGS_CORES:-no arguments}"
+fi
 echo "grep matched $(cat "$TMP/grep-count") ($PREFIX_LABEL) and $(cat "$TMP/grep-formats-count") ($FORMATS_LABEL)" \
     "of $LINES lines; trace-analyze exit code $(cat "$TMP/tool-rc")"
+if [[ -n ${GREP_EXTRA:-} ]]; then
+    echo "grep matched $(cat "$TMP/grep-extra-count") with <extra> = '$GREP_EXTRA'"
+fi
 if [[ -n $RSS_KB ]]; then
     ratio "$RSS_KB" 1024 1
     rss=$REPLY
