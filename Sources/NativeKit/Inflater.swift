@@ -66,19 +66,26 @@ public final class Inflater {
     private var supplied = 0
     private var before = [UInt8](repeating: 0, count: 8)
 
+    /// The buffers come from ``BufferPool/shared`` and go back to it: a batch of gzipped captures inflates each in
+    /// the same pages (made afresh, the state's were read by the snapshot's copy before inflate first wrote them,
+    /// a fault and, with two jobs, a TLB flush on both cores for each of them).
     public init(inputCapacity: Int = 256 * 1024) {
         self.inputCapacity = inputCapacity
-        input = UnsafeMutableRawPointer.allocate(byteCount: inputCapacity, alignment: 16)
-        state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
-        snapshot = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
+        let pool = BufferPool.shared
+        input = pool.take(inputCapacity)
+        state = pool.take(Self.stateBytes).bindMemory(to: inflate_state.self, capacity: 1)
+        snapshot = pool.take(Self.stateBytes).bindMemory(to: inflate_state.self, capacity: 1)
         isal_inflate_init(state)
     }
 
     deinit {
-        state.deallocate()
-        snapshot.deallocate()
-        input.deallocate()
+        let pool = BufferPool.shared
+        pool.give(UnsafeMutableRawPointer(state), Self.stateBytes)
+        pool.give(UnsafeMutableRawPointer(snapshot), Self.stateBytes)
+        pool.give(input, inputCapacity)
     }
+
+    private static let stateBytes = MemoryLayout<inflate_state>.stride
 
     /// Hands over `count` compressed bytes written at ``input``; 0 says the compressed data has ended.
     public func supply(_ count: Int) {

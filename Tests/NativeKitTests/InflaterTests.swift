@@ -108,6 +108,31 @@ struct InflaterTests {
         #expect(Self.inflate(wrongAdler, piece: 7).1 == .corrupt("incorrect data check"))
     }
 
+    /// An inflater's state and input come from the shared buffer pool, dirty from whatever inflated in them last:
+    /// one made after others that failed or stopped midway still reads its own stream whole.
+    @Test func buffersLeftDirtyByAnEarlierInflaterDoNotMatter() throws {
+        let member = Self.deflated(Self.text, gzip: true)
+        var corrupt = member
+        corrupt[member.count / 2] ^= 0x55
+        for piece in [9, 4096] {
+            #expect(Self.inflate(corrupt, piece: piece).1 != nil, "\(piece)")
+            do {
+                // Left midway (its buffers back in the pool as it goes): its input full, its state inside a block.
+                let stopped = Inflater(inputCapacity: piece)
+                member.withUnsafeBytes { source in
+                    if let base = source.baseAddress { stopped.input.copyMemory(from: base, byteCount: piece) }
+                }
+                stopped.supply(piece)
+                let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+                defer { buffer.deallocate() }
+                _ = try stopped.inflate(into: buffer, count: 64)
+            }
+            let (bytes, failure) = Self.inflate(member + member, piece: piece)
+            #expect(failure == nil, "\(piece)")
+            #expect(bytes == Self.text + Self.text, "\(piece)")
+        }
+    }
+
     @Test func aWrongCheckOrLengthIsZlibsFailure() throws {
         let member = Self.deflated(Self.text, gzip: true)
         for (position, message) in [
