@@ -186,8 +186,8 @@ public struct Aggregate: Sendable {
                 if launch.watchdogRisk { watchdogRisks += 1 }
             }
             if let tally = process.episodeTally, let durations = process.resumeDurations {
-                // Counted as they were written to the file, the resumes' durations collected beside them: no pass
-                // over them (only over the durations, eight bytes each).
+                // Counted as the report was made, the resumes' durations collected beside them: no pass over them
+                // (only over the durations, eight bytes each).
                 episodes.add(tally)
                 for duration in durations { resumeDurations.append(duration) }
             } else {
@@ -254,8 +254,8 @@ public struct Aggregate: Sendable {
 extension ProcessReport {
     /// Resumes judged against their budget (timed `return-to-foreground` episodes).
     public var timedResumes: [Episode] { episodes.filter { $0.budgetMs != nil } }
-    /// Timed resumes over their budget (counted as the episodes were written to the temporary file when they were:
-    /// ``episodeTally``; else in a pass over them).
+    /// Timed resumes over their budget (counted as the report was made: ``episodeTally``; else, for a report made
+    /// otherwise, in a pass over them).
     public var resumesOverBudget: Int { episodeTally?.resumesOverBudget ?? episodes.count(where: \.overBudget) }
     /// `killed-in-foreground` episodes (as ``resumesOverBudget``, from ``episodeTally`` when there is one).
     public var killedInForeground: Int {

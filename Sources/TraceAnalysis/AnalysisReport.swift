@@ -75,7 +75,7 @@ public struct AnalysisReport: Sendable {
     /// pass, so the summary does not go over them once per figure).
     struct Totals: Sendable, Equatable {
         /// The episodes of every process: counted from each process's ``ProcessReport/episodeTally`` when it has
-        /// one (a process of very many episodes, counted as its report was made), by a pass over them otherwise.
+        /// one (counted as its report was made), by a pass over them otherwise.
         var tally = EpisodeTally()
         var violations = 0
         var launches = 0
@@ -364,15 +364,14 @@ public struct ProcessReport: Sendable {
     public var clockAnomalyCount = 0
     /// How the process ended, when the debugger or the system said so.
     public var exit: ProcessExit? = nil
-    /// What the summaries count of ``episodes``, when it was counted as they were written to the temporary file
-    /// (nil otherwise, and once they are changed): a summary then needs no pass over them.
+    /// What the summaries count of ``episodes``, counted as the report was made (nil for a report made otherwise,
+    /// and once they are changed): a summary then needs no pass over them.
     var episodeTally: EpisodeTally? = nil
-    /// How many of ``violations`` break each rule, when counted as they were written to the temporary file (nil
-    /// otherwise, and once they are changed).
+    /// How many of ``violations`` break each rule, counted as the report was made (nil as ``episodeTally``).
     var violationCounts: [ViolationRule: Int]? = nil
     /// The durations of the timed resumes among ``episodes`` (those that have one), collected with ``episodeTally``
-    /// (nil otherwise, and once the episodes are changed), in the temporary file past a segment's worth: the
-    /// aggregate's resume figures then need no pass over the episodes either.
+    /// (nil as it is), in the temporary file past a segment's worth: the aggregate's resume figures then need no
+    /// pass over the episodes either.
     var resumeDurations: TimelineDurations? = nil
 
     /// Its episodes, violations and events: what a reporter writes one by one.
@@ -428,7 +427,7 @@ struct EpisodeTally: Sendable, Equatable {
         if episode.scenario == .killedInForeground { killedInForeground += 1 }
     }
 
-    /// Adds the episodes of `process`: what was counted of them as they were written to the temporary file
+    /// Adds the episodes of `process`: what was counted of them as its report was made
     /// (``ProcessReport/episodeTally``), else each of them.
     mutating func add(episodesOf process: ProcessReport) {
         if let counted = process.episodeTally {

@@ -530,28 +530,26 @@ final class ProcessTimeline {
             scenes.append(key)
         }
         let resumeBudget = options.resumeBudget(for: name)
-        // Episodes and violations in the file are counted for the summaries as they pass here, so that no pass of
-        // the summaries' decodes them again (those in memory are counted when asked, at no such cost).
-        let countingEpisodes = episodes.contains(where: \.isSpilled)
+        // The episodes and violations are counted for the summaries as they pass here, so that no pass of the
+        // summaries goes over them again: decoding those in the file, copying those in memory (each copy counts
+        // references to its strings and lists, shared with other threads' with two jobs).
         var tally = EpisodeTally()
         // The timed resumes' durations beside the tally, for the aggregate (in the file too, as the episodes).
-        var resumeDurations = countingEpisodes ? TimelineDurations.builder(file: shared.file()) : nil
+        var resumeDurations = TimelineDurations.builder(
+            file: episodes.contains(where: \.isSpilled) ? shared.file() : nil)
         let mergedEpisodes = TimelineEpisodes.merging(episodes, file: shared.file, failed: shared.failed) {
             lane, episode in
             var episode = episode
             if let scene = scenes[lane] { episode.scene = scene }
             guard let judged = judged(episode, resumeBudget: resumeBudget) else { return nil }
-            if countingEpisodes {
-                tally.add(judged)
-                if let duration = judged.resumeDuration { resumeDurations?.append(duration) }
-            }
+            tally.add(judged)
+            if let duration = judged.resumeDuration { resumeDurations.append(duration) }
             return judged
         }
-        if let error = resumeDurations?.error { shared.failed(error) }
-        let countingViolations = violations.contains(where: \.isSpilled)
+        if let error = resumeDurations.error { shared.failed(error) }
         var violationCounts: [ViolationRule: Int] = [:]
         let mergedViolations = TimelineViolations.merging(violations, file: shared.file, failed: shared.failed) {
-            if countingViolations { violationCounts[$1.rule, default: 0] += 1 }
+            violationCounts[$1.rule, default: 0] += 1
             return $1
         }
         return ProcessReport(
@@ -559,8 +557,8 @@ final class ProcessTimeline {
             lastTime: lastTime, records: records, finalState: finalState,
             launch: life.launch.report(process: name, options: options), episodes: mergedEpisodes,
             violations: mergedViolations, events: events, clockAnomalies: clockAnomalies,
-            clockAnomalyCount: clockAnomalyCount, exit: life.exit, episodeTally: countingEpisodes ? tally : nil,
-            violationCounts: countingViolations ? violationCounts : nil, resumeDurations: resumeDurations?.finish())
+            clockAnomalyCount: clockAnomalyCount, exit: life.exit, episodeTally: tally,
+            violationCounts: violationCounts, resumeDurations: resumeDurations.finish())
     }
 }
 
