@@ -117,7 +117,7 @@ struct InflaterTests {
         for piece in [9, 4096] {
             #expect(Self.inflate(corrupt, piece: piece).1 != nil, "\(piece)")
             do {
-                // Left midway (its buffers back in the pool as it goes): its input full, its state inside a block.
+                // Left midway, its input full and its state inside a block; its buffers go back at the block's end.
                 let stopped = Inflater(inputCapacity: piece)
                 member.withUnsafeBytes { source in
                     if let base = source.baseAddress { stopped.input.copyMemory(from: base, byteCount: piece) }
