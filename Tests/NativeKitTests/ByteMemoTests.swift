@@ -32,21 +32,41 @@ struct ByteMemoTests {
         #expect(Self.answer(memo, "applicationDidBecomeActivf:") == nil)
     }
 
-    /// Strings that share a slot replace one another; the bytes are compared, not only the hash.
-    @Test func aSlotHoldsTheLastStringStoredInIt() {
-        let memo = ByteMemo()
-        var bySlot: [UInt64: [String]] = [:]
-        for index in 0..<2_000 {
+    /// Texts whose hashes fall in one set, at least `count` of them.
+    private static func sharingASet(_ count: Int) throws -> [String] {
+        var bySet: [UInt64: [String]] = [:]
+        for index in 0..<4_000 {
             let text = "message \(index)"
-            bySlot[Self.with(text) { ByteMemo.hash($0) } >> 56, default: []].append(text)
+            bySet[Self.with(text) { ByteMemo.hash($0) } >> 56 & UInt64(ByteMemo.sets - 1), default: []].append(text)
         }
-        let (first, second) = try! #require(bySlot.values.first { $0.count >= 2 }.map { ($0[0], $0[1]) })
+        return try #require(bySet.values.first { $0.count >= count })
+    }
+
+    /// Two strings that share a set are both kept (direct-mapped slots made two frequent messages push each other
+    /// out at every line); a third takes the place of the one used less recently. The bytes are compared, not only
+    /// the hash.
+    @Test func aSetKeepsTheTwoStringsUsedLast() throws {
+        let memo = ByteMemo()
+        let texts = try Self.sharingASet(3)
+        let (first, second, third) = (texts[0], texts[1], texts[2])
         Self.store(memo, first, 1)
         Self.store(memo, second, 2)
-        #expect(Self.answer(memo, first) == nil)
-        #expect(Self.answer(memo, second) == 2)
+        for _ in 0..<3 {
+            #expect(Self.answer(memo, first) == 1)
+            #expect(Self.answer(memo, second) == 2)
+        }
+        // `first` used last: `second` makes way for `third`.
+        #expect(Self.answer(memo, first) == 1)
+        Self.store(memo, third, 3)
+        #expect(Self.answer(memo, second) == nil)
+        #expect(Self.answer(memo, first) == 1)
+        #expect(Self.answer(memo, third) == 3)
+        // Stored again, a string takes its own slot, not the other one's.
+        Self.store(memo, third, 4)
+        #expect(Self.answer(memo, third) == 4)
+        #expect(Self.answer(memo, first) == 1)
         // The same hash with other bytes: no answer.
-        let hash = Self.with(second) { ByteMemo.hash($0) }
+        let hash = Self.with(third) { ByteMemo.hash($0) }
         #expect(Self.with("another message") { memo.answer(for: $0, hash: hash) } == nil)
     }
 
