@@ -100,7 +100,7 @@ public final class ByteMemo {
     static func set(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 56) & (sets &- 1) }
 
     /// Whether `slot` holds `string` (of hash `hash`).
-    @inlinable @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     func holds(_ slot: Int, _ string: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
         let head = heads + 3 &* slot
         guard head[0] == hash, head[1] == UInt64(truncatingIfNeeded: string.count) else { return false }
