@@ -1026,7 +1026,15 @@ static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const 
     // thread is one. In a compact, syslog, device or BSD syslog line it is that of the thread or pid, or one before
     // it (in a host, a device name or a sender): the message begins there or later.
     const uint8_t *bracket = length ? memchr(line, ']', length) : 0;
-    if (!bracket) return 1;
+    if (!bracket) {
+        // No `]`: no header the loud lines are read with (NSLog, compact, device syslog), but a BSD syslog record
+        // with no pid, whose message follows its tail, or a printed line (an app's `print`: half an Xcode console's
+        // noise), which the run reads whole. Such a line is left to the path one by one when it ends with `{`, `(`
+        // or `[`, or holds a keyword anywhere (its message is a part of it). (Left whatever it held, every printed
+        // line was read one by one with two jobs, and the xcode capture took nearly as long as with one.)
+        if (!length) return 0;
+        return run_opens(line[length - 1]) || (length >= 3 && run_any_mark(candidates, start, start + length - 2));
+    }
     size_t message = (size_t)(bracket - line) + 1;
     if (message < length && line[message] == ' ') message++;
     if (message == length) return 0;

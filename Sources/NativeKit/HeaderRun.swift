@@ -399,8 +399,9 @@ public final class HeaderRun {
     public func lastMicros(_ index: Int) -> Int64 { Int64(groups[index].last_micros) }
 
     /// Marks in `loud` the LF of each line of `bytes` that a run leaves to the line-by-line path whatever its
-    /// header (`csimd_loud_lines`): no `]`, or a message (after the first `]` and a space) that ends with `{`, `(`
-    /// or `[` or has a keyword marked in `candidates`, which must be exact marks
+    /// header (`csimd_loud_lines`): a message (after the first `]` and a space) that ends with `{`, `(` or `[` or
+    /// has a keyword marked in `candidates`, or a line with no `]` (printed, or a BSD syslog record with no pid) that
+    /// does so anywhere; the marks must be exact
     /// (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``); and the first LF, whose line began
     /// before `bytes` (``loudLine(_:start:end:newlines:candidates:loud:)`` once it is known). `loud` holds
     /// `(bytes.count + 63) / 64` words; `newlines` marks the bytes' LFs.

@@ -133,15 +133,18 @@ static void check_scan(const csimd_literals *set, const uint8_t *text, size_t co
 }
 
 /// Whether a run of headers leaves the line `text[start..<lf]` whatever its header, by a byte loop: in the line
-/// without a CR before its LF, no `]`, or a message after the first `]` and a space that ends with `{`, `(` or `[`
-/// or in whose positions with three bytes or more left a literal begins (inside `text[0..<count]`).
+/// without a CR before its LF, a message after the first `]` and a space (the whole line when it has no `]`) that ends
+/// with `{`, `(` or `[` or in whose positions with three bytes or more left a literal begins (inside
+/// `text[0..<count]`).
 static int naive_loud(const uint8_t *text, size_t count, size_t start, size_t lf) {
     if (lf > start && text[lf - 1] == 0x0D) lf--;
     size_t bracket = start;
     while (bracket < lf && text[bracket] != ']') bracket++;
-    if (bracket == lf) return 1;
-    size_t message = bracket + 1;
-    if (message < lf && text[message] == ' ') message++;
+    size_t message = start;
+    if (bracket < lf) {
+        message = bracket + 1;
+        if (message < lf && text[message] == ' ') message++;
+    }
     if (message == lf) return 0;
     if (text[lf - 1] == '{' || text[lf - 1] == '(' || text[lf - 1] == '[') return 1;
     for (size_t p = message; p + 2 < lf; p++) {

@@ -319,16 +319,24 @@ struct HeaderRunTests {
     }
 
     /// The generator's Xcode console: the runs take the printed lines between the NSLog records, which are then
-    /// taken too (a printed line leaves the run armed).
+    /// taken too (a printed line leaves the run armed); read ahead as well (a printed line has no `]` for the loud
+    /// lines to take a message to follow: all of it is their message).
     @Test func theGeneratedXcodeCapture() throws {
         let bytes = Array(try GeneratorStyleTests.generate(style: "xcode").utf8)
         let taken = try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20])
-        let report = try TestSupport.analyzer().analyze(
-            bytes: bytes, chunkSize: 1 << 20, maximumLineLength: LineReader.defaultMaximumLineLength, headerRuns: true
-        ).report
-        let input = try #require(report.inputs.first)
+        let analyzer = try TestSupport.analyzer()
+        func analyze(readAhead: Bool) -> (report: AnalysisReport, runLines: Int, runPrinted: Int) {
+            analyzer.analyze(
+                bytes: bytes, chunkSize: 1 << 20, maximumLineLength: LineReader.defaultMaximumLineLength,
+                headerRuns: true, readAhead: readAhead)
+        }
+        let (runs, ahead) = (analyze(readAhead: false), analyze(readAhead: true))
+        let input = try #require(runs.report.inputs.first)
         #expect(input.unparsedLines > 2_000)
         #expect(taken > input.lines * 3 / 4, "the runs took \(taken) of \(input.lines) lines")
+        #expect(
+            ahead.runPrinted > runs.runPrinted * 9 / 10,
+            "read ahead, the runs counted \(ahead.runPrinted) printed lines of \(runs.runPrinted)")
     }
 
     /// The generator's CI runner log (its Xcode console behind the runner's timestamps): the runs take the NSLog

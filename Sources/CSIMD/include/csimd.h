@@ -301,8 +301,9 @@ size_t csimd_style_run(
 
 /// Marks in `loud` the LF (from `newlines`) of each line of `bytes[0..<count]` that `csimd_header_run` leaves to the
 /// line-by-line path whatever its header, by what follows the header in the line as the reader hands it out (without a
-/// CR before the LF): no `]`, or a message (after the first `]` and a space) that ends with `{`, `(` or `[`, or in
-/// whose positions with three bytes or more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`); and
+/// CR before the LF): a message (after the first `]` and a space) that ends with `{`, `(` or `[`, or in whose
+/// positions with three bytes or more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`), or a line
+/// with no `]` (printed, which the run then reads whole, or a BSD syslog record with no pid) that does so anywhere; and
 /// the first LF, whose line began before `bytes` (`csimd_loud_line` marks it once its beginning is known). Clears every
 /// other bit of the (count + 63) / 64 words. A reading thread works it out for the chunk it reads, so that the thread
 /// that runs the headers reads no more of a line than its header.
