@@ -939,8 +939,13 @@ static inline __attribute__((always_inline)) size_t run_headers(
                 const uint8_t *const content = start + skip;
                 const size_t rest = whole - skip;
                 // A space or a tab first: blank, a continuation or a line of no format, as the record before it
-                // has it (`takeUnparsed`); a digit first: the refusal leaves it to the line-by-line path.
-                if (content[0] == ' ' || content[0] == '\t' || !csimd_builtin_refuses(content, rest)) break;
+                // has it (`takeUnparsed`); a digit first: the refusal leaves it to the line-by-line path. The
+                // reading thread refused most printed lines already (`run_printed_refused`: past a timestamp, which
+                // a run with no prefix does not skip, so not for a line with a digit first).
+                const int refused = loud && ((loud[position >> 6] >> (position & 63)) & 1) &&
+                                    (prefix == CSIMD_PREFIX_CI_TIMESTAMP || (uint8_t)(start[0] - '0') >= 10);
+                if (!refused && (content[0] == ' ' || content[0] == '\t' || !csimd_builtin_refuses(content, rest)))
+                    break;
                 if (run_may_be_content(nslog, content, rest)) break;
                 if (!run_quiet(keywords, content, 0, rest, candidates, position + skip)) break;
                 if (!run_group(out, &group, capacity, CSIMD_PRINTED_TAIL, 0, 0)) break;
@@ -1016,7 +1021,23 @@ size_t csimd_style_run(
 #undef STYLE_RUN
 }
 
-/// Whether a run of headers leaves the line `bytes[start..<lf]` whatever its header (see `csimd_loud_lines`).
+/// Whether the printed-line path of an NSLog run (`csimd_header_state.printed`) refuses the `length` bytes at `line`
+/// (a line without its CR) as a line of no format, past a CI runner's timestamp when the line begins with one: its
+/// content begins with neither a space nor a tab and `csimd_builtin_refuses` refuses it. (A run with no prefix reads
+/// the whole line: one that begins with a timestamp begins with a digit, which it never refuses.)
+static inline int run_printed_refused(const uint8_t *line, size_t length) {
+    // Most lines begin with a digit and are headers, refused by no run: told by two bytes (a CI runner's timestamp,
+    // the one prefix skipped, has its `T` at 10).
+    if ((uint8_t)(line[0] - '0') < 10 && !(length > 10 && line[10] == 'T')) return 0;
+    const size_t skip = run_ci_timestamp(line, length);
+    if (length <= skip) return 0;
+    const uint8_t *const content = line + skip;
+    return content[0] != ' ' && content[0] != '\t' && csimd_builtin_refuses(content, length - skip);
+}
+
+/// What `csimd_loud_lines` marks of the line `bytes[start..<lf]`: `RUN_LOUD` when a run of headers leaves it whatever
+/// its header, `RUN_REFUSED` when it is not loud and `run_printed_refused` refuses it.
+enum { RUN_LOUD = 1, RUN_REFUSED = 2 };
 static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const uint64_t *candidates) {
     const uint8_t *line = bytes + start;
     // The line as the reader hands it out, without a CR before its LF.
@@ -1033,13 +1054,26 @@ static inline int run_loud(const uint8_t *bytes, size_t start, size_t lf, const 
         // or `[`, or holds a keyword anywhere (its message is a part of it). (Left whatever it held, every printed
         // line was read one by one with two jobs, and the xcode capture took nearly as long as with one.)
         if (!length) return 0;
-        return run_opens(line[length - 1]) || (length >= 3 && run_any_mark(candidates, start, start + length - 2));
+        if (run_opens(line[length - 1]) || (length >= 3 && run_any_mark(candidates, start, start + length - 2)))
+            return RUN_LOUD;
+    } else {
+        size_t message = (size_t)(bracket - line) + 1;
+        if (message < length && line[message] == ' ') message++;
+        if (message < length && (run_opens(line[length - 1]) ||
+                                 (length - message >= 3 &&
+                                  run_any_mark(candidates, start + message, start + length - 2))))
+            return RUN_LOUD;
     }
-    size_t message = (size_t)(bracket - line) + 1;
-    if (message < length && line[message] == ' ') message++;
-    if (message == length) return 0;
-    if (run_opens(line[length - 1])) return 1;
-    return length - message >= 3 && run_any_mark(candidates, start + message, start + length - 2);
+    // A line a run may read as printed: this thread also tells whether the printed-line path refuses it, which the
+    // thread that runs the headers then need not work out (a sixth of its time on the xcode capture).
+    return run_printed_refused(line, length) ? RUN_REFUSED : 0;
+}
+
+/// Sets the bits `marks` (`run_loud`) of the line `bytes[start..<lf]` in `loud`: its LF's when loud, its first byte's
+/// when refused.
+static inline __attribute__((always_inline)) void run_mark_loud(uint64_t *loud, size_t start, size_t lf, int marks) {
+    if (marks & RUN_LOUD) loud[lf >> 6] |= 1ull << (lf & 63);
+    if (marks & RUN_REFUSED) loud[start >> 6] |= 1ull << (start & 63);
 }
 
 void csimd_loud_lines(
@@ -1053,7 +1087,7 @@ void csimd_loud_lines(
         const size_t start = lf + 1;
         lf = run_next_mark(&feeds);
         if (lf == count) return;
-        if (run_loud(bytes, start, lf, candidates)) loud[lf >> 6] |= 1ull << (lf & 63);
+        run_mark_loud(loud, start, lf, run_loud(bytes, start, lf, candidates));
     }
 }
 
@@ -1063,8 +1097,9 @@ void csimd_loud_line(
     run_marks feeds = run_marks_from(newlines, start, end);
     const size_t lf = run_next_mark(&feeds);
     if (lf == end) return;
-    const uint64_t bit = 1ull << (lf & 63);
-    loud[lf >> 6] = run_loud(bytes, start, lf, candidates) ? loud[lf >> 6] | bit : loud[lf >> 6] & ~bit;
+    loud[lf >> 6] &= ~(1ull << (lf & 63));
+    if (start < lf) loud[start >> 6] &= ~(1ull << (start & 63));
+    run_mark_loud(loud, start, lf, run_loud(bytes, start, lf, candidates));
 }
 
 size_t csimd_continuation_run(

@@ -403,8 +403,9 @@ public final class HeaderRun {
     /// has a keyword marked in `candidates`, or a line with no `]` (printed, or a BSD syslog record with no pid) that
     /// does so anywhere; the marks must be exact
     /// (``LiteralSearch/Handle/scan(_:newlines:candidates:verifyingWithin:)``); and the first LF, whose line began
-    /// before `bytes` (``loudLine(_:start:end:newlines:candidates:loud:)`` once it is known). `loud` holds
-    /// `(bytes.count + 63) / 64` words; `newlines` marks the bytes' LFs.
+    /// before `bytes` (``loudLine(_:start:end:newlines:candidates:loud:)`` once it is known); and the first byte of
+    /// each other line that is not loud and that a run's printed-line path refuses, which the run then need not ask.
+    /// `loud` holds `(bytes.count + 63) / 64` words; `newlines` marks the bytes' LFs.
     public static func loudLines(
         _ bytes: UnsafeRawBufferPointer, newlines: UnsafePointer<UInt64>, candidates: UnsafePointer<UInt64>,
         into loud: UnsafeMutablePointer<UInt64>
@@ -414,7 +415,7 @@ public final class HeaderRun {
     }
 
     /// Marks or clears in `loud`, as ``loudLines(_:newlines:candidates:into:)`` would, the LF of the line that
-    /// begins at `bytes + start` (the first LF `newlines` marks from `start`, before `end`).
+    /// begins at `bytes + start` (the first LF `newlines` marks from `start`, before `end`), and its first byte.
     public static func loudLine(
         _ bytes: UnsafeRawPointer, start: Int, end: Int, newlines: UnsafePointer<UInt64>,
         candidates: UnsafePointer<UInt64>, loud: UnsafeMutablePointer<UInt64>

@@ -302,7 +302,8 @@ public struct LineReader: ~Copyable {
                     to: room.bytes, newlines: room.newlines, candidates: room.candidates, loud: room.loud,
                     count: ahead.span)
                 if let loud = room.loud, let lineFeeds = room.newlines, let exact = room.candidates {
-                    // The thread saw only the end of the chunk's first line, begun before it.
+                    // The thread saw only the end of the chunk's first line, begun before it (whose first byte's bit,
+                    // in the room, is an earlier chunk's until then).
                     HeaderRun.loudLine(
                         room.bytes, start: first, end: ahead.headroom + chunk.count, newlines: lineFeeds,
                         candidates: exact, loud: loud)

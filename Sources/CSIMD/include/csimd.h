@@ -228,7 +228,9 @@ typedef struct {
 /// the line-by-line path reads it), and when they leave a dump open the run ends after it with `*opened` their count
 /// (0 otherwise). With `loud` (`csimd_loud_lines` of the bytes, for exact marks), a line whose LF it marks (such a
 /// line among them) is not taken, and the line's end and message are not read: what the loop reads of a line is then
-/// its header alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR). With a
+/// its header alone (within the line and a CR before its LF, if there is one: no header's byte can be a CR); a printed
+/// line whose first byte it marks is refused without `csimd_builtin_refuses` (behind a CI runner's timestamp with that
+/// prefix, else when it begins with no digit). With a
 /// prefix in the state, a line is taken only when it begins with the prefix and the rest, 28 bytes or more, is such a
 /// record. The bitmaps `newlines` and `candidates` hold three words past the word of `end - 1`, which are read, their
 /// bits not taken (`LiteralSearch.Marks.words(for:)`); so do those of the other runs and of the loud lines below.
@@ -304,14 +306,18 @@ size_t csimd_style_run(
 /// CR before the LF): a message (after the first `]` and a space) that ends with `{`, `(` or `[`, or in whose
 /// positions with three bytes or more left `candidates` marks a keyword (exact marks: `csimd_verify_marks`), or a line
 /// with no `]` (printed, which the run then reads whole, or a BSD syslog record with no pid) that does so anywhere; and
-/// the first LF, whose line began before `bytes` (`csimd_loud_line` marks it once its beginning is known). Clears every
-/// other bit of the (count + 63) / 64 words. A reading thread works it out for the chunk it reads, so that the thread
-/// that runs the headers reads no more of a line than its header.
+/// the first LF, whose line began before `bytes` (`csimd_loud_line` marks it once its beginning is known). Marks too
+/// the first byte of each other line that is not loud and that a run's printed-line path refuses (past a CI runner's
+/// timestamp when the line begins with one, a content that begins with no space or tab and that
+/// `csimd_builtin_refuses` refuses). Clears every other bit of the (count + 63) / 64 words. A reading thread works it
+/// out for the chunk it reads, so that the thread that runs the headers reads no more of a line than its header, and
+/// refuses no printed line itself.
 void csimd_loud_lines(
     const uint8_t *bytes, size_t count, const uint64_t *newlines, const uint64_t *candidates, uint64_t *loud);
 
 /// Sets or clears in `loud`, as `csimd_loud_lines` would, the bit of the LF that ends the line that begins at
-/// `bytes + start` (the first that `newlines` marks from `start`, before `end`; none: nothing changes).
+/// `bytes + start` (the first that `newlines` marks from `start`, before `end`; none: nothing changes), and the bit of
+/// its first byte.
 void csimd_loud_line(
     const uint8_t *bytes, size_t start, size_t end, const uint64_t *newlines, const uint64_t *candidates,
     uint64_t *loud);
