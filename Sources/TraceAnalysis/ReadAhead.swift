@@ -99,7 +99,8 @@ final class ReadAhead: @unchecked Sendable {
         /// longer of the two threads even with ISA-L's inflate (the reader marks the chunk when it takes it).
         var marked = false
         /// Whether the thread also checked the chunk's keyword marks, so that they are exact, and marked its loud
-        /// lines (``room(_:)``): only when it marked them.
+        /// lines (``room(_:)``): only when it marked them, and not when the reader was already waiting for the chunk
+        /// (the thread then hands it over sooner, and the reader checks its marks as it would without this thread).
         var checked = false
     }
 
@@ -125,6 +126,20 @@ final class ReadAhead: @unchecked Sendable {
     private var free: [Int]
     private var filled: [Chunk] = []
     private var stopping = false
+    /// Whether the reader waits in ``take()`` for a chunk.
+    private var waiting = false
+    /// Whether every chunk is checked (true) or none (false) whatever the reader does, when set: ``checking`` when
+    /// the thread started.
+    private let forcedChecking: Bool?
+
+    /// Tests: whether the threads started from now on check every chunk (true), none (false), or as the reader's
+    /// waits have it (nil, the default). Either way the reports are the same; the tests read both ways.
+    static var checking: Bool? {
+        get { checkingLock.withLock { forcedForTests } }
+        set { checkingLock.withLock { forcedForTests = newValue } }
+    }
+    private static let checkingLock = Lock()
+    nonisolated(unsafe) private static var forcedForTests: Bool?
     private var thread: pthread_t?
 
     /// Starts reading `source` in chunks of `chunkSize`, each with `headroom` bytes of room before it and
@@ -142,6 +157,7 @@ final class ReadAhead: @unchecked Sendable {
         self.chunkSize = chunkSize
         self.headroom = (headroom + 63) & ~63  // the chunk's bytes, and their marks, from a word's start
         self.keywords = keywords
+        forcedChecking = Self.checking
         size = self.headroom + chunkSize + padding
         words = LiteralSearch.Marks.words(for: self.headroom + chunkSize)
         let pool = BufferPool.shared
@@ -198,7 +214,7 @@ final class ReadAhead: @unchecked Sendable {
 
     /// The whole of `chunk`'s slot (its room, then its chunk) and its marks, bit p of word p / 64 for byte p: the
     /// loud lines' when the thread ``Chunk/checked`` the chunk (for the chunk only: in the room, where no line ends,
-    /// they are not kept).
+    /// they are not kept, but for the first byte of the reader's unfinished line, once the reader marks it).
     func room(_ chunk: Chunk) -> (
         bytes: UnsafeMutableRawPointer, newlines: UnsafeMutablePointer<UInt64>?,
         candidates: UnsafeMutablePointer<UInt64>?, loud: UnsafeMutablePointer<UInt64>?
@@ -210,7 +226,11 @@ final class ReadAhead: @unchecked Sendable {
     /// The next chunk, once it is read.
     func take() -> Chunk {
         lock.withLock {
-            while filled.isEmpty { lock.wait() }
+            while filled.isEmpty {
+                waiting = true
+                lock.wait()
+            }
+            waiting = false
             return filled.removeFirst()
         }
     }
@@ -235,9 +255,9 @@ final class ReadAhead: @unchecked Sendable {
 
     private func produce() {
         while true {
-            let slot: Int? = lock.withLock {
+            let (slot, behind): (Int?, Bool) = lock.withLock {
                 while free.isEmpty, !stopping { lock.wait() }
-                return stopping ? nil : free.removeFirst()
+                return (stopping ? nil : free.removeFirst(), waiting)
             }
             guard let slot else { return }
             var chunk: Chunk
@@ -250,9 +270,12 @@ final class ReadAhead: @unchecked Sendable {
                     // The thread also checks the positions where a keyword can begin, so that the marks are exact
                     // and the reader's callers check none (a keyword cut at the chunk's end is in an unfinished line,
                     // which the reader marks again before the next chunk), and marks the lines a run of headers
-                    // leaves whatever their header.
+                    // leaves whatever their header: unless the reader was waiting for this chunk when the thread
+                    // began it, so that the two threads share the work whichever is the quicker (on a host where
+                    // the kernel's copy is slow, the checks and the loud lines made this thread the longer on an
+                    // NSLog capture, and the reader waited for two chunks in three).
                     chunk.marked = true
-                    chunk.checked = loud[slot] != nil
+                    chunk.checked = loud[slot] != nil && (forcedChecking ?? !behind)
                     let read = UnsafeRawBufferPointer(start: bytes(slot), count: got)
                     LineReader.mark(
                         read, keywords: keywords, newlines: marks + word,

@@ -339,6 +339,37 @@ struct HeaderRunTests {
             "read ahead, the runs counted \(ahead.runPrinted) printed lines of \(runs.runPrinted)")
     }
 
+    /// Read ahead, the reading thread checks a chunk's marks and marks its loud lines unless the reader is already
+    /// waiting for it (``ReadAhead/checking``): forced either way, every chunk checked or none, the reports are the
+    /// same as without reading ahead (the Xcode console, the CI log, random captures with printed lines, the
+    /// samples), and the runs take as many lines as on one thread when no chunk is checked.
+    @Test func chunksCheckedOrNotByTheReadingThreadGiveTheSameReports() throws {
+        defer { ReadAhead.checking = nil }
+        var capture = RandomCapture(seed: 7, printed: 33)
+        let captures = [
+            Array(try GeneratorStyleTests.generate(style: "xcode").utf8),
+            Array(try GeneratorStyleTests.generate(style: "ci").utf8),
+            capture.make(lines: 3_000),
+        ]
+        let analyzer = try TestSupport.analyzer()
+        for checking in [true, false] {
+            ReadAhead.checking = checking
+            for bytes in captures {
+                try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20])
+                if !checking {
+                    func runLines(readAhead: Bool) -> Int {
+                        analyzer.analyze(
+                            bytes: bytes, chunkSize: 331, maximumLineLength: LineReader.defaultMaximumLineLength,
+                            headerRuns: true, readAhead: readAhead
+                        ).runLines
+                    }
+                    #expect(runLines(readAhead: true) == runLines(readAhead: false))
+                }
+            }
+            try Self.expectSameReports(folder: TestSupport.samples)
+        }
+    }
+
     /// The generator's CI runner log (its Xcode console behind the runner's timestamps): the runs take the NSLog
     /// records and the printed lines behind the timestamps, and the reports are the patterns' own, read by PCRE2.
     @Test func theGeneratedCICapture() throws {
