@@ -496,6 +496,14 @@ int csimd_builtin_refuses(const uint8_t *line, size_t count) {
 #endif
 }
 
+/// Whether the printed-line path of an NSLog run refuses a line by its `count` bytes of content (past the run's prefix,
+/// 1 or more): they begin with neither a space nor a tab (blank, a continuation or a line of no format, as the record
+/// before it has it: `takeUnparsed`) and `csimd_builtin_refuses` refuses them (a digit first: left to the line-by-line
+/// path).
+static inline __attribute__((always_inline)) int run_content_refused(const uint8_t *content, size_t count) {
+    return content[0] != ' ' && content[0] != '\t' && csimd_builtin_refuses(content, count);
+}
+
 /// The positions a chunk's marks set (its line feeds) from a start and before an end, in order: a bit scan that
 /// carries its word from one position to the next. (The keyword candidates of a message are scanned by a loop of
 /// their own in `run_has_keyword`: through this cursor, the loop over headers took 0.4 % more instructions.)
@@ -938,14 +946,11 @@ static inline __attribute__((always_inline)) size_t run_headers(
                 if (whole <= skip) break;
                 const uint8_t *const content = start + skip;
                 const size_t rest = whole - skip;
-                // A space or a tab first: blank, a continuation or a line of no format, as the record before it
-                // has it (`takeUnparsed`); a digit first: the refusal leaves it to the line-by-line path. The
-                // reading thread refused most printed lines already (`run_printed_refused`: past a timestamp, which
-                // a run with no prefix does not skip, so not for a line with a digit first).
+                // The reading thread refused most printed lines already (`run_printed_refused`: past a timestamp,
+                // which a run with no prefix does not skip, so not for a line with a digit first).
                 const int refused = loud && ((loud[position >> 6] >> (position & 63)) & 1) &&
                                     (prefix == CSIMD_PREFIX_CI_TIMESTAMP || (uint8_t)(start[0] - '0') >= 10);
-                if (!refused && (content[0] == ' ' || content[0] == '\t' || !csimd_builtin_refuses(content, rest)))
-                    break;
+                if (!refused && !run_content_refused(content, rest)) break;
                 if (run_may_be_content(nslog, content, rest)) break;
                 if (!run_quiet(keywords, content, 0, rest, candidates, position + skip)) break;
                 if (!run_group(out, &group, capacity, CSIMD_PRINTED_TAIL, 0, 0)) break;
@@ -1022,17 +1027,16 @@ size_t csimd_style_run(
 }
 
 /// Whether the printed-line path of an NSLog run (`csimd_header_state.printed`) refuses the `length` bytes at `line`
-/// (a line without its CR) as a line of no format, past a CI runner's timestamp when the line begins with one: its
-/// content begins with neither a space nor a tab and `csimd_builtin_refuses` refuses it. (A run with no prefix reads
-/// the whole line: one that begins with a timestamp begins with a digit, which it never refuses.)
+/// (a line without its CR) as a line of no format, past a CI runner's timestamp when the line begins with one
+/// (`run_content_refused`). (A run with no prefix reads the whole line: one that begins with a timestamp begins with a
+/// digit, which it never refuses.)
 static inline int run_printed_refused(const uint8_t *line, size_t length) {
     // Most lines begin with a digit and are headers, refused by no run: told by two bytes (a CI runner's timestamp,
     // the one prefix skipped, has its `T` at 10).
     if ((uint8_t)(line[0] - '0') < 10 && !(length > 10 && line[10] == 'T')) return 0;
     const size_t skip = run_ci_timestamp(line, length);
     if (length <= skip) return 0;
-    const uint8_t *const content = line + skip;
-    return content[0] != ' ' && content[0] != '\t' && csimd_builtin_refuses(content, length - skip);
+    return run_content_refused(line + skip, length - skip);
 }
 
 /// What `csimd_loud_lines` marks of the line `bytes[start..<lf]`: `RUN_LOUD` when a run of headers leaves it whatever

@@ -49,6 +49,15 @@ struct HeaderRunTests {
         return fewest
     }
 
+    /// `bytes` analysed with the runs, in chunks of `chunkSize`, read ahead or not.
+    static func withRuns(_ bytes: [UInt8], chunkSize: Int = 1 << 20, readAhead: Bool) throws -> (
+        report: AnalysisReport, runLines: Int, runPrinted: Int
+    ) {
+        try TestSupport.analyzer().analyze(
+            bytes: bytes, chunkSize: chunkSize, maximumLineLength: LineReader.defaultMaximumLineLength,
+            headerRuns: true, readAhead: readAhead)
+    }
+
     /// The runs' lines of every `.log` file of `folder`, checked as ``expectSameReports(_:chunkSizes:)`` does.
     static func expectSameReports(folder: URL, styles: Bool = false) throws -> Int {
         var taken = 0
@@ -324,13 +333,7 @@ struct HeaderRunTests {
     @Test func theGeneratedXcodeCapture() throws {
         let bytes = Array(try GeneratorStyleTests.generate(style: "xcode").utf8)
         let taken = try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20])
-        let analyzer = try TestSupport.analyzer()
-        func analyze(readAhead: Bool) -> (report: AnalysisReport, runLines: Int, runPrinted: Int) {
-            analyzer.analyze(
-                bytes: bytes, chunkSize: 1 << 20, maximumLineLength: LineReader.defaultMaximumLineLength,
-                headerRuns: true, readAhead: readAhead)
-        }
-        let (runs, ahead) = (analyze(readAhead: false), analyze(readAhead: true))
+        let (runs, ahead) = try (Self.withRuns(bytes, readAhead: false), Self.withRuns(bytes, readAhead: true))
         let input = try #require(runs.report.inputs.first)
         #expect(input.unparsedLines > 2_000)
         #expect(taken > input.lines * 3 / 4, "the runs took \(taken) of \(input.lines) lines")
@@ -351,19 +354,16 @@ struct HeaderRunTests {
             Array(try GeneratorStyleTests.generate(style: "ci").utf8),
             capture.make(lines: 3_000),
         ]
-        let analyzer = try TestSupport.analyzer()
         for checking in [true, false] {
             ReadAhead.checking = checking
             for bytes in captures {
                 try Self.expectSameReports(bytes, chunkSizes: [331, 1 << 20])
                 if !checking {
-                    func runLines(readAhead: Bool) -> Int {
-                        analyzer.analyze(
-                            bytes: bytes, chunkSize: 331, maximumLineLength: LineReader.defaultMaximumLineLength,
-                            headerRuns: true, readAhead: readAhead
-                        ).runLines
-                    }
-                    #expect(runLines(readAhead: true) == runLines(readAhead: false))
+                    let (runs, ahead) = try (
+                        Self.withRuns(bytes, chunkSize: 331, readAhead: false),
+                        Self.withRuns(bytes, chunkSize: 331, readAhead: true)
+                    )
+                    #expect(ahead.runLines == runs.runLines)
                 }
             }
             try Self.expectSameReports(folder: TestSupport.samples)
