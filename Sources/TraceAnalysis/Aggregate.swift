@@ -110,7 +110,7 @@ public struct Aggregate: Sendable {
         var last: (name: String, number: Int)?
         let folder = report.options.spillFolder
         var totals = AnalysisReport.Totals()
-        for process in report.processes.withoutEvents {
+        report.processes.forEachReport(events: false) { process in
             totals.add(process)
             let number: Int
             if let last, last.name == process.input {

@@ -99,7 +99,7 @@ public struct AnalysisReport: Sendable {
     var totals: Totals {
         derived.totals.value {
             var totals = Totals()
-            for process in processes.withoutEvents { totals.add(process) }
+            processes.forEachReport(events: false) { totals.add($0) }
             return totals
         }
     }

@@ -105,11 +105,12 @@ struct CIFinding: Sendable {
         }
         var made = 0
         for index in report.processes.indices {
-            let process = report.processes.withoutEvents[index]
-            let input = inputOrder[process.input] ?? Int.max
-            forEach(of: process, at: index, options: report.options) { finding in
-                body((input, finding.line, made), finding)
-                made += 1
+            report.processes.withReport(at: index, events: false) { process in
+                let input = inputOrder[process.input] ?? Int.max
+                forEach(of: process, at: index, options: report.options) { finding in
+                    body((input, finding.line, made), finding)
+                    made += 1
+                }
             }
         }
     }

@@ -24,26 +24,29 @@ public enum JSONReporter {
         try document(report, into: &json) { json in
             guard jobs > 1, report.processes.count > 1 else {
                 for index in report.processes.indices {
-                    try process(&json, report.processes[index]) { try handOn(&$0, ifOver: chunkSize, to: sink) }
+                    try report.processes.withReport(at: index) { item in
+                        try process(&json, item) { try handOn(&$0, ifOver: chunkSize, to: sink) }
+                    }
                     try handOn(&json, ifOver: chunkSize, to: sink)
                 }
                 return
             }
             let depth = json.currentDepth
             try OrderedParallel.forEach(count: report.processes.count, jobs: jobs) { index in
-                let item = report.processes[index]
                 // A process with very many items is written here, handed on as it goes, not whole on a thread.
-                guard item.itemCount <= OrderedParallel.streamedItems else {
-                    return (index, nil)
+                report.processes.withReport(at: index) { item in
+                    guard item.itemCount <= OrderedParallel.streamedItems else { return (index, nil) }
+                    var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
+                    process(&element, item) { _ in }
+                    return (index, element.bytes)
                 }
-                var element = JSONWriter(pretty: pretty, elementAt: depth, first: index == 0)
-                process(&element, item) { _ in }
-                return (index, element.bytes)
             } sink: { (index: Int, element: [UInt8]?) in
                 if let element {
                     json.appendElement(element)
                 } else {
-                    try process(&json, report.processes[index]) { try handOn(&$0, ifOver: chunkSize, to: sink) }
+                    try report.processes.withReport(at: index) { item in
+                        try process(&json, item) { try handOn(&$0, ifOver: chunkSize, to: sink) }
+                    }
                 }
                 try handOn(&json, ifOver: chunkSize, to: sink)
             }

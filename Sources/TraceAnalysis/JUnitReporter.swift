@@ -87,17 +87,18 @@ public enum JUnitReporter {
                 var first: Timestamp?
                 var last: Timestamp?
                 for position in indices {
-                    let process = report.processes.withoutEvents[position]
-                    let name = process.displayName
-                    let repeated = seenNames.contains(name)
-                    seenNames.insert(caseName(name, process, repeated: repeated))
-                    pieces.append(.testCase(process: position, suite: index, repeatedName: repeated))
-                    suite.counts.tests += 1
-                    // Counted only, none kept.
-                    let findings = CIFinding.Digest(process, at: position, options: report.options, limit: 0)
-                    if findings.failing.count > 0 { suite.counts.failures += 1 }
-                    if let time = process.firstTime { first = min(first ?? time, time) }
-                    if let time = process.lastTime { last = max(last ?? time, time) }
+                    report.processes.withReport(at: position, events: false) { process in
+                        let name = process.displayName
+                        let repeated = seenNames.contains(name)
+                        seenNames.insert(caseName(name, process, repeated: repeated))
+                        pieces.append(.testCase(process: position, suite: index, repeatedName: repeated))
+                        suite.counts.tests += 1
+                        // Counted only, none kept.
+                        let findings = CIFinding.Digest(process, at: position, options: report.options, limit: 0)
+                        if findings.failing.count > 0 { suite.counts.failures += 1 }
+                        if let time = process.firstTime { first = min(first ?? time, time) }
+                        if let time = process.lastTime { last = max(last ?? time, time) }
+                    }
                 }
                 if report.lifecycleEventCount == 0 && input.lifecycleEvents == 0 {
                     let message = "no lifecycle event in any input: is this an app's console or device log?"
@@ -133,11 +134,12 @@ public enum JUnitReporter {
             switch pieces[index] {
             case .suiteStart(let input): opening(suites[input], &out)
             case .testCase(let position, let suite, let repeatedName):
-                let process = report.processes.withoutEvents[position]
-                let findings = CIFinding.Digest(
-                    process, at: position, options: report.options, limit: JUnitReporter.listedFindings)
-                let name = Self.caseName(process.displayName, process, repeated: repeatedName)
-                testCase(process, name: name, suites[suite].classname, findings, report, &out)
+                report.processes.withReport(at: position, events: false) { process in
+                    let findings = CIFinding.Digest(
+                        process, at: position, options: report.options, limit: JUnitReporter.listedFindings)
+                    let name = Self.caseName(process.displayName, process, repeated: repeatedName)
+                    testCase(process, name: name, suites[suite].classname, findings, report, &out)
+                }
             case .suiteEnd(let input):
                 if let closing = suites[input].closing { write(closing, suites[input].classname, &out) }
                 out.append("  </testsuite>\n")

@@ -5,9 +5,17 @@
 /// summary add them up), so a collection that decodes on access serves them all without holding the whole report;
 /// ordinary inputs stay in an array and cost what they did before.
 public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
-    /// One run of processes: an array, or reports written to a file (all of one input).
+    /// A report in memory, held by reference: ``withReport(at:events:_:)`` lends it from this immutable property
+    /// as it is, where one read from an array's element or a pointer is a copy of every string and array in it.
+    final class Held: Sendable {
+        let report: ProcessReport
+
+        init(_ report: ProcessReport) { self.report = report }
+    }
+
+    /// One run of processes: held in memory, or written to a file (all of one input).
     enum Part: Sendable {
-        case memory([ProcessReport])
+        case memory([Held])
         case file(SpillFile, input: String, [SpillFile.Segment])
 
         var count: Int {
@@ -23,7 +31,7 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
     private var starts: [Int] = []
     public private(set) var count = 0
 
-    public init(_ reports: [ProcessReport]) { append(.memory(reports)) }
+    public init(_ reports: [ProcessReport]) { append(.memory(reports.map(Held.init))) }
 
     public init(arrayLiteral reports: ProcessReport...) { self.init(reports) }
 
@@ -56,11 +64,41 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
         indices.lazy.map { report(at: $0, events: false) }
     }
 
+    /// Calls `body` with process `position` (its events left out when it is in a file and `events` is false):
+    /// borrowed in place when it is in memory, not copied out as the subscript's value is. A copy retains every
+    /// string and array of the report and releases them after, and the reports of a batch are read by several
+    /// passes (the totals, the aggregate, each format's renderer), on two threads at once with two jobs, whose
+    /// counts on the same objects then pass their cache lines back and forth.
+    func withReport<Result>(
+        at position: Int, events: Bool = true, _ body: (ProcessReport) throws -> Result
+    ) rethrows -> Result {
+        precondition(position >= 0 && position < count, "process index out of range")
+        let (part, offset) = locate(position)
+        switch parts[part] {
+        case .memory(let reports): return try Self.lend(reports[offset], body)
+        case .file(let file, _, let segments):
+            var decoder = SpillDecoder(file.read(segments[offset]))
+            return try body(decoder.process(events: events, file: file))
+        }
+    }
+
+    /// Calls `body` with `held`'s report: passed on from a parameter, it is lent as it is (read from a local or
+    /// an array, it would be copied).
+    @inline(__always)
+    private static func lend<Result>(_ held: Held, _ body: (ProcessReport) throws -> Result) rethrows -> Result {
+        try body(held.report)
+    }
+
+    /// Calls `body` with each process in order (``withReport(at:events:_:)``).
+    func forEachReport(events: Bool = true, _ body: (ProcessReport) throws -> Void) rethrows {
+        for position in indices { try withReport(at: position, events: events, body) }
+    }
+
     private func report(at position: Int, events: Bool) -> ProcessReport {
         precondition(position >= 0 && position < count, "process index out of range")
         let (part, offset) = locate(position)
         switch parts[part] {
-        case .memory(let reports): return reports[offset]
+        case .memory(let reports): return reports[offset].report
         case .file(let file, _, let segments):
             var decoder = SpillDecoder(file.read(segments[offset]))
             return decoder.process(events: events, file: file)
@@ -71,7 +109,7 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
     func input(at position: Int) -> String {
         let (part, offset) = locate(position)
         switch parts[part] {
-        case .memory(let reports): return reports[offset].input
+        case .memory(let reports): return reports[offset].report.input
         case .file(_, let input, _): return input
         }
     }
@@ -101,7 +139,7 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
 /// spilled while it was read, or the reports would exceed the threshold) and keeping them in memory otherwise.
 struct ProcessReportSpiller {
     private(set) var reports = ProcessReports()
-    private var memory: [ProcessReport] = []
+    private var memory: [ProcessReports.Held] = []
     private var segments: [SpillFile.Segment] = []
     private let input: String
     private let file: () -> SpillFile?
@@ -121,18 +159,18 @@ struct ProcessReportSpiller {
         self.file = file
     }
 
-    mutating func append(_ report: ProcessReport) {
+    mutating func append(_ report: consuming ProcessReport) {
         if !spilling {
-            memory.append(report)
             // Twice the estimate: reports in memory took about that (20,000 launches: 18 MB of array, its slack
             // included, and 2 MB of strings, for 8 MB estimated), so many small reports stay under the threshold.
             keptBytes += 2 * ProcessTimeline.estimatedBytes(of: report)
+            memory.append(ProcessReports.Held(report))
             guard !failed, keptBytes > threshold else { return }
             // The reports kept so far go first, so the order stays the input's.
             spilling = true
             let kept = memory
             memory = []
-            for report in kept { append(report) }
+            for held in kept { append(held.report) }
             return
         }
         guard let file = file() else {
@@ -154,7 +192,7 @@ struct ProcessReportSpiller {
         flushSegments()
         spilling = false
         failed = true
-        memory.append(report)
+        memory.append(ProcessReports.Held(report))
     }
 
     private mutating func flushSegments() {

@@ -34,15 +34,18 @@ public struct TextReporter: Sendable {
                 inputHeader(report.inputs[input], &out)
                 return out.take()
             }
-            let item = report.processes[process]
             // A process of very many items is written from its parts on the writing thread, not whole here.
-            guard item.itemCount <= OrderedParallel.streamedItems else { return nil }
-            forEachPart(item, &out) { _ in }
-            return out.take()
+            return report.processes.withReport(at: process) { item in
+                guard item.itemCount <= OrderedParallel.streamedItems else { return nil }
+                forEachPart(item, &out) { _ in }
+                return out.take()
+            }
         } parts: { index, emit in
             // Only a process gives no bytes above (an input header always does).
             var out = ReportText()
-            try forEachPart(report.processes[pieces[index].process ?? 0], &out) { try emit($0.take()) }
+            try report.processes.withReport(at: pieces[index].process ?? 0) { item in
+                try forEachPart(item, &out) { try emit($0.take()) }
+            }
         } tail: {
             Array(((report.inputs.isEmpty ? "" : "\n") + apps(report.aggregate) + summary(report)).utf8)
         }

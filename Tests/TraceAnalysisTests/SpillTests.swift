@@ -334,6 +334,26 @@ struct SpillTests {
         }
     }
 
+    /// The reporters' passes borrow each process (`withReport`, `forEachReport`) instead of copying it out: what
+    /// they are lent is what the subscript gives, kept in memory or read from the file, and without its events only
+    /// a spilled process lacks them.
+    @Test(arguments: [AnalysisOptions.defaultSpillThreshold, 0])
+    func aLentProcessIsTheSubscriptsOwn(_ threshold: Int) throws {
+        let input = InputSource.text(name: "changes", Self.changesAfterSpilling)
+        let report = try TestSupport.analyzer { $0.spillThreshold = threshold }.analyze([input])
+        #expect(report.processes.isSpilled == (threshold == 0))
+        var lent: [ProcessReport] = []
+        report.processes.forEachReport { lent.append($0) }
+        #expect(lent.count == report.processes.count && report.processes.count > 1)
+        #expect(Self.fields(lent) == Self.fields(Array(report.processes)))
+        for index in report.processes.indices {
+            let whole = report.processes[index]
+            let (name, events) = report.processes.withReport(at: index, events: false) { ($0.name, $0.events.count) }
+            #expect(name == whole.name && whole.events.count > 0)
+            #expect(events == (threshold == 0 ? 0 : whole.events.count))
+        }
+    }
+
     /// A batch of every sample on two threads, spilled, rendered on two threads: as the batch kept in memory.
     @Test func aSpilledBatchRendersIdentically() throws {
         let sources = try Self.sources()
