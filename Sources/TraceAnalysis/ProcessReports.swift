@@ -94,15 +94,9 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
         for position in indices { try withReport(at: position, events: events, body) }
     }
 
+    /// A copy of process `position` (``withReport(at:events:_:)``'s).
     private func report(at position: Int, events: Bool) -> ProcessReport {
-        precondition(position >= 0 && position < count, "process index out of range")
-        let (part, offset) = locate(position)
-        switch parts[part] {
-        case .memory(let reports): return reports[offset].report
-        case .file(let file, _, let segments):
-            var decoder = SpillDecoder(file.read(segments[offset]))
-            return decoder.process(events: events, file: file)
-        }
+        withReport(at: position, events: events) { $0 }
     }
 
     /// The input a process came from, without decoding a spilled one.
