@@ -43,9 +43,10 @@ if [[ ! -f $DIR/.complete ]]; then
     touch "$DIR/.complete"
 fi
 echo "==> $(find "$DIR" -type f -name 'capture-*' | wc -l) captures, $(du -sh --apparent-size "$DIR" | cut -f1) on disk" >&2
-# Warm the page cache: a host that took the captures' pages back (the benchmarks' other files, a small cache) made the
-# first round read them from the disk.
-find "$DIR" -type f -name 'capture-*' -exec cat {} + > /dev/null
+# Warm the page cache, here and before each timed run: a host may take cached pages back while it has memory to spare
+# (this one took back about 1 MB a second of a file read a minute before), and a run would read them from the disk.
+warm() { find "$DIR" -type f -name 'capture-*' -exec cat {} + > /dev/null; }
+warm
 
 # One run: prints "wall user sys rss_kb". The wall time is the clock's, to the microsecond (GNU time's `%e` has
 # hundredths: on runs of 0.14 s the speed-up could only be 1.79x, 1.86x, 1.93x ...), taken the way the ceiling's
@@ -53,6 +54,7 @@ find "$DIR" -type f -name 'capture-*' -exec cat {} + > /dev/null
 once() {
     local stats start end
     stats=$(mktemp)
+    warm
     start=$(date +%s%N)
     # Exit code 1 (findings) is expected: the generated captures hold violations on purpose.
     /usr/bin/time -o "$stats" -f '%U %S %M' "$BIN/trace-analyze" "$@" --no-progress $FORMATS "$DIR" \
@@ -91,16 +93,20 @@ halves() {
 }
 # Wall time in microseconds of two --jobs 1 processes on a half each: one after the other, then side by side.
 pair() {
-    local start middle end
+    local start middle end one
+    warm
     start=$(date +%s%N)
     halves "${first[@]}"
     halves "${second[@]}"
+    middle=$(date +%s%N)
+    one=$((middle - start))
+    warm
     middle=$(date +%s%N)
     halves "${first[@]}" &
     halves "${second[@]}"
     wait
     end=$(date +%s%N)
-    echo "$(((middle - start) / 1000)) $(((end - middle) / 1000))"
+    echo "$((one / 1000)) $(((end - middle) / 1000))"
 }
 echo "==> $RUNS round(s) of --jobs 1 and the default$([[ $ceiling == 1 ]] && echo ", then two --jobs 1 processes on" \
     "${#first[@]} and ${#second[@]} of the ${#folders[@]} folders, one after the other and side by side"), warm page" \

@@ -211,10 +211,13 @@ if [[ -n ${GREP_EXTRA:-} ]]; then
     functions+=(run_grep_extra)
 fi
 # RUNS rounds, each running every command once: on a shared host, whose speed moves from minute to minute, every
-# command sees the same minutes.
+# command sees the same minutes. The file is read (untimed) before each command: a host may take cached pages back
+# while it has memory to spare (this one took back about 1 MB a second of a file read a minute before), and a command
+# would then read them from the disk, the later ones in a round the most.
 declare -A samples
 for ((round = 0; round < RUNS; round++)); do
     for f in "${functions[@]}"; do
+        cat "$FILE" > /dev/null
         stamp
         start=$REPLY
         "$f"

@@ -37,8 +37,15 @@ timed() {
 
 # Wall time (µs) of one run of the tool on $1, in REPLY. (Timed alone, as benchmark.sh times it: run under
 # /usr/bin/time, each run also paid for starting that program, 2.2 ms on the benchmark host, a twentieth of a 50 MB run.)
+# The file $1 read before a timed command (untimed): a host may take cached pages back while it has memory to spare
+# (this one took back about 1 MB a second of a file read a minute before), and the command would read them from the disk.
+warm() { cat "$1" > /dev/null; }
+
 # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
-run_tool() { timed "$BIN/trace-analyze" $TOOL_ARGS "$1"; }
+run_tool() {
+    warm "$1"
+    timed "$BIN/trace-analyze" $TOOL_ARGS "$1"
+}
 
 # Peak RSS (KB) of one more run of the tool on $1, in REPLY.
 peak_rss() {
@@ -49,7 +56,10 @@ peak_rss() {
 
 # Wall time (µs) of `cat $1 > /dev/null`, in REPLY: what reading the bytes costs on this machine at that size (a
 # capture that fits the processor's last-level cache is read faster per byte than one that does not).
-run_cat() { timed cat "$1"; }
+run_cat() {
+    warm "$1"
+    timed cat "$1"
+}
 
 # The median of the arguments.
 median() {
