@@ -26,8 +26,10 @@ public struct AnalysisReport: Sendable {
     /// Indices into ``processes`` by the name of the input each came from, in order.
     public var processIndicesByInput: [String: [Int]] {
         derived.byInput.value {
+            // Looked up once a run of one input's processes, not once a process: hashing a path for each of a
+            // batch's thousands of processes was a serial start to its reports.
             var byInput: [String: [Int]] = [:]
-            for index in processes.indices { byInput[processes.input(at: index), default: []].append(index) }
+            processes.forEachInputRun { input, positions in byInput[input, default: []].append(contentsOf: positions) }
             return byInput
         }
     }

@@ -94,6 +94,26 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
         for position in indices { try withReport(at: position, events: events, body) }
     }
 
+    /// Calls `body` with each run of processes of one input, in order: the input's name and the processes'
+    /// positions (a batch's processes come an input at a time; a spilled part is all of one input, and is not
+    /// decoded).
+    func forEachInputRun(_ body: (_ input: String, _ positions: Range<Int>) -> Void) {
+        var run: (input: String, start: Int)?
+        var position = 0
+        func next(_ input: String, count: Int) {
+            if let current = run, current.input != input { body(current.input, current.start..<position) }
+            if run?.input != input { run = (input, position) }
+            position += count
+        }
+        for part in parts {
+            switch part {
+            case .memory(let reports): for held in reports { next(held.report.input, count: 1) }
+            case .file(_, let input, let segments): next(input, count: segments.count)
+            }
+        }
+        if let run { body(run.input, run.start..<position) }
+    }
+
     /// A copy of process `position` (``withReport(at:events:_:)``'s).
     private func report(at position: Int, events: Bool) -> ProcessReport {
         withReport(at: position, events: events) { $0 }

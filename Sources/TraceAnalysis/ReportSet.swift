@@ -8,7 +8,8 @@ import NativeKit
 /// ahead on other threads while the reports before them are written: after a batch's last input the reports are
 /// what is left to do, and one report at a time leaves cores idle (the Markdown report is rendered on one thread).
 /// The streamed reports (text, JSON, JSON Lines, HTML, JUnit) are rendered as they are written, a piece at a time,
-/// so their text never exists whole; a report rendered ahead waits, whole, for its turn. The bytes are the same
+/// so their text never exists whole; a report rendered ahead waits, whole, for its turn. What the reports add up
+/// (the per-app table and the totals) is added up on one more thread from the start. The bytes are the same
 /// as ``ReportFormat/write(_:color:showEvents:jobs:to:)``'s whatever the number of jobs.
 public final class ReportSet: Sendable {
     /// One report: its format and the text report's options.
@@ -37,6 +38,13 @@ public final class ReportSet: Sendable {
         self.report = report
         self.entries = entries
         self.jobs = max(1, jobs)
+        // The per-app table and the totals (``AnalysisReport/aggregate``), which the text, JSON, HTML and Markdown
+        // reports show after their processes (JSON Lines in its closing line), are added up on another thread from
+        // the start: added up when the first report got to them, they were a serial end to a batch's reports, the
+        // other cores having nothing left to do.
+        if self.jobs > 1, entries.contains(where: \.format.showsAggregate) {
+            DispatchQueue.global().async { _ = report.aggregate }
+        }
         // The first report is written at once, by the caller: only the later ones can be ahead of it.
         let later = entries.indices.dropFirst().filter { entries[$0].format.rendersWhole }
         guard self.jobs > 1, !later.isEmpty else {
@@ -140,6 +148,14 @@ public final class ReportSet: Sendable {
 }
 
 extension ReportFormat {
+    /// Shows the per-app table or the totals (``AnalysisReport/aggregate``).
+    var showsAggregate: Bool {
+        switch self {
+        case .text, .json, .jsonl, .html, .markdown: return true
+        case .junit, .github: return false
+        }
+    }
+
     /// Rendered as one string (not streamed a piece at a time).
     var rendersWhole: Bool {
         switch self {

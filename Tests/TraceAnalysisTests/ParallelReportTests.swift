@@ -76,6 +76,53 @@ struct ParallelReportTests {
         }
     }
 
+    /// The processes of each input, looked up a run at a time: in order, an input's runs together however the
+    /// inputs interleave (a name given twice, processes of several inputs in one part, a part spilled to a file).
+    @Test func processesByInputKeepOrderWhateverTheRuns() throws {
+        let sample = try TestSupport.analyzeSample("background-and-exits.log")
+        let one = try #require(sample.processes.first)
+        func process(_ input: String) -> ProcessReport {
+            var process = one
+            process.input = input
+            return process
+        }
+        var report = sample
+        report.processes = ProcessReports(["a", "a", "b", "a", "c", "b"].map(process))
+        #expect(report.processIndicesByInput == ["a": [0, 1, 3], "b": [2, 5], "c": [4]])
+        var runs: [(String, Range<Int>)] = []
+        report.processes.forEachInputRun { runs.append(($0, $1)) }
+        #expect(runs.map(\.0) == ["a", "b", "a", "c", "b"])
+        #expect(runs.map(\.1) == [0..<2, 2..<3, 3..<4, 4..<5, 5..<6])
+        // Spilled parts (each all of one input) among parts in memory.
+        let spilled = try TestSupport.analyzer {
+            $0.year = TestSupport.sampleYear
+            $0.spillThreshold = 0
+        }.analyze(
+            TestSupport.sampleNames.prefix(3).map { InputSource.bytes(name: $0, try BatchTests.sample($0)) }, jobs: 1)
+        #expect(spilled.processes.isSpilled)
+        report.processes = ProcessReports(
+            concatenating: [ProcessReports([process("x")]), spilled.processes, ProcessReports([process("x")])])
+        var expected: [String: [Int]] = ["x": [0, report.processes.count - 1]]
+        for index in spilled.processes.indices {
+            expected[spilled.processes.input(at: index), default: []].append(index + 1)
+        }
+        #expect(report.processIndicesByInput == expected)
+    }
+
+    /// With more than one job the aggregate is added up on another thread as the reports start, for the formats
+    /// that show it (the per-app table of the text, JSON, HTML and Markdown reports, JSON Lines' closing line); a
+    /// report written then has the bytes of one written alone.
+    @Test func theAggregateWorkedOutAheadLeavesTheBytes() throws {
+        #expect(ReportFormat.allCases.filter(\.showsAggregate) == [.text, .json, .markdown, .html, .jsonl])
+        for format in ReportFormat.allCases where format.showsAggregate {
+            let report = try TestSupport.analyzeAllSamples()
+            let reports = ReportSet(report, [ReportSet.Entry(format: format)], jobs: 2)
+            var bytes: [UInt8] = []
+            reports.write(0) { bytes += $0 }
+            #expect(bytes == Self.bytes(report, format), "\(format)")
+        }
+    }
+
     @Test func whatReportsAddUpIsWorkedOutAgainAfterAChange() throws {
         var report = try TestSupport.analyzeAllSamples()
         let failing = CIFinding.all(in: report).filter(\.failing).count
