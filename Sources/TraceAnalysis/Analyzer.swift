@@ -118,9 +118,8 @@ public struct Analyzer: Sendable {
         if batch.close() > 1 { startWorkers() }
         work()
         others.wait()
-        let results = batch.results
-        return AnalysisReport(
-            inputs: results.map(\.0), processes: ProcessReports(concatenating: results.map(\.1)), options: options)
+        let (inputs, processes) = batch.takeResults()
+        return AnalysisReport(inputs: inputs, processes: ProcessReports(concatenating: processes), options: options)
     }
 
     /// Analyses a capture held in a string.
@@ -1468,6 +1467,21 @@ private final class Batch: @unchecked Sendable {
         }
     }
 
-    /// Every input's result, in input order (call once every worker has finished).
-    var results: [(InputSummary, ProcessReports)] { lock.withLock { slots.compactMap { $0 } } }
+    /// Every input's result, in input order, moved out of the batch (call once, when every worker has finished): a
+    /// batch's summaries and reports copied out would be retained field by field, then released with the batch,
+    /// with no other core to help once the last input is done.
+    func takeResults() -> (inputs: [InputSummary], processes: [ProcessReports]) {
+        lock.withLock {
+            var inputs: [InputSummary] = []
+            var processes: [ProcessReports] = []
+            inputs.reserveCapacity(slots.count)
+            processes.reserveCapacity(slots.count)
+            for index in slots.indices {
+                guard let (summary, reports) = slots[index].take() else { continue }
+                inputs.append(summary)
+                processes.append(reports)
+            }
+            return (inputs, processes)
+        }
+    }
 }
