@@ -35,12 +35,12 @@ timed() {
     REPLY=$((end - start))
 }
 
-# Wall time (µs) of one run of the tool on $1, in REPLY. (Timed alone, as benchmark.sh times it: run under
-# /usr/bin/time, each run also paid for starting that program, 2.2 ms on the benchmark host, a twentieth of a 50 MB run.)
 # The file $1 read before a timed command (untimed): a host may take cached pages back while it has memory to spare
 # (this one took back about 1 MB a second of a file read a minute before), and the command would read them from the disk.
 warm() { cat "$1" > /dev/null; }
 
+# Wall time (µs) of one run of the tool on $1, in REPLY. (Timed alone, as benchmark.sh times it: run under
+# /usr/bin/time, each run also paid for starting that program, 2.2 ms on the benchmark host, a twentieth of a 50 MB run.)
 # shellcheck disable=SC2086  # TOOL_ARGS is a word list on purpose
 run_tool() {
     warm "$1"

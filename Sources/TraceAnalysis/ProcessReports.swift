@@ -101,9 +101,12 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
         var run: (input: String, start: Int)?
         var position = 0
         func next(_ input: String, count: Int) {
-            if let current = run, current.input != input { body(current.input, current.start..<position) }
-            if run?.input != input { run = (input, position) }
-            position += count
+            defer { position += count }
+            if let current = run {
+                if current.input == input { return }
+                body(current.input, current.start..<position)
+            }
+            run = (input, position)
         }
         for part in parts {
             switch part {
