@@ -58,8 +58,9 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
 
     public subscript(position: Int) -> ProcessReport { report(at: position, events: true) }
 
-    /// The processes with their events left out when they are in a file, for what only adds them up (the
-    /// aggregate, the summary): the events are most of a process and decoding them most of the cost.
+    /// The processes with their events left out when they are in a file, for what does not show the events (the
+    /// HTML page's charts and rows): the events are most of a process and decoding them most of the cost. (The
+    /// passes that add the processes up borrow each with ``forEachReport(events:_:)`` instead of copying it.)
     var withoutEvents: LazyMapCollection<Range<Int>, ProcessReport> {
         indices.lazy.map { report(at: $0, events: false) }
     }
@@ -120,15 +121,6 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
     /// A copy of process `position` (``withReport(at:events:_:)``'s).
     private func report(at position: Int, events: Bool) -> ProcessReport {
         withReport(at: position, events: events) { $0 }
-    }
-
-    /// The input a process came from, without decoding a spilled one.
-    func input(at position: Int) -> String {
-        let (part, offset) = locate(position)
-        switch parts[part] {
-        case .memory(let reports): return reports[offset].report.input
-        case .file(_, let input, _): return input
-        }
     }
 
     /// Whether some processes are in a file (tests).
