@@ -158,7 +158,7 @@ public enum HTMLReporter {
         out += "didBecomeActive. Resume: willEnterForeground → didBecomeActive.</p>\n"
         guard !aggregate.apps.isEmpty else { return out + "<p class=\"dim\">No process.</p>\n</section>\n" }
         var charts = Charts(aggregate)
-        for process in report.processes.withoutEvents { charts.add(process) }
+        report.processes.forEachReport(events: false) { charts.add($0) }
         for (index, app) in aggregate.apps.enumerated() {
             out += self.app(app, index: index, charts: charts.byApp[app.name])
         }
@@ -363,9 +363,10 @@ public enum HTMLReporter {
                 case nil: break
                 }
                 return out
-            case .swimlane(let process): return HTMLReporter.process(report.processes[process], id: process)
+            case .swimlane(let process):
+                return report.processes.withReport(at: process) { HTMLReporter.process($0, id: process) }
             case .tableStart: return processTableStart
-            case .row(let process): return processRow(report.processes.withoutEvents[process])
+            case .row(let process): return report.processes.withReport(at: process, events: false, processRow)
             case .tableEnd: return "</tbody>\n</table>\n"
             case .inputEnd: return "</section>\n"
             }

@@ -58,9 +58,10 @@ public struct ProcessReports: RandomAccessCollection, ExpressibleByArrayLiteral,
 
     public subscript(position: Int) -> ProcessReport { report(at: position, events: true) }
 
-    /// The processes with their events left out when they are in a file, for what does not show the events (the
-    /// HTML page's charts and rows): the events are most of a process and decoding them most of the cost. (The
-    /// passes that add the processes up borrow each with ``forEachReport(events:_:)`` instead of copying it.)
+    /// The processes with their events left out when they are in a file, as a collection, for what picks among them
+    /// (the HTML page's swimlanes): the events are most of a process and decoding them most of the cost. (A pass
+    /// over each in turn borrows it with ``forEachReport(events:_:)`` or ``withReport(at:events:_:)`` instead of
+    /// copying it.)
     var withoutEvents: LazyMapCollection<Range<Int>, ProcessReport> {
         indices.lazy.map { report(at: $0, events: false) }
     }
